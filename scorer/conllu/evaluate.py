@@ -1,0 +1,328 @@
+"""Scoring a system CoNLL-U file against gold, the whole way through.
+
+The system file is read as a stream; gold is read as far as pairing needs it
+(see `gold.GoldFile`).  Each system sentence is paired (`pairing`), each
+chunk of paired sentences is counted (`score`), and the counts are summed.
+
+A chunk whose word alignment ends with words left over on one side is not
+counted alone: the official scorer's walk would carry those words into the
+next chunk, so the two are counted together (see `align`).  With
+``annotated_only``, chunks holding a sentence that is not parsed yet are left
+out *before* that joining, exactly as if they had never been in either file.
+
+What is listed besides the counts: gold sentences missing from the system
+file, system sentences not parsed yet, system sentences the official scorer
+would refuse (with the reasons), and system sentences whose text is not
+gold's.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from ..problems import Problem
+from ..stats import CalibrationTable, ThresholdReport
+from .checks import tree_problems
+from .confidence import CONF_COLUMNS, word_confidences
+from .counts import Counts
+from .gold import GoldFile
+from .pairing import MISSING, PAIRED, UNMATCHED, Chunk, Mismatch, SentencePairer
+from .reader import ConlluFileReader
+from .score import (
+    ALLTAGS_ALL_OK, DEPREL_FULL_OK, FEATS_ALL_OK, HEAD_OK, LEMMA_OK, METRIC_BITS, UPOS_OK, XPOS_OK,
+    GOLD_CONTENT, ChunkScore, count_identical, same_tokens, score_chunk,
+)
+from .sentence import Sentence
+
+# Which outcome bit says a predicted cell is right, for calibration.  A cell
+# is judged as a whole: FEATS with all features (order ignored), DEPREL with
+# its subtype.
+CELL_BITS = {"UPOS": UPOS_OK, "XPOS": XPOS_OK, "LEMMA": LEMMA_OK, "FEATS": FEATS_ALL_OK,
+             "HEAD": HEAD_OK, "DEPREL": DEPREL_FULL_OK}
+del ALLTAGS_ALL_OK
+
+CONTENT_ONLY_METRICS = ("CLAS", "MLAS", "BLEX")
+LISTED = 10  # sentences kept per list beyond the counts (all are counted)
+
+
+@dataclass
+class ConlluOptions:
+    strict: bool = False
+    predicted_only: bool = False
+    annotated_only: bool = False
+    calibration: bool = False
+    threshold: float | None = None
+    # Keep, per gold word, whether it is right for this metric (--save-errors).
+    outcome_metric: str | None = None
+
+    @property
+    def ignore_missing(self) -> bool:
+        return self.predicted_only or self.annotated_only
+
+
+@dataclass
+class SentenceRef:
+    sent_id: str | None
+    line: int  # 0-based, the sentence's first line
+    reasons: list[Problem] = field(default_factory=list)
+    mismatch: Mismatch | None = None
+
+
+@dataclass
+class RefList:
+    """A count, and the first few items for the report."""
+
+    count: int = 0
+    items: list[SentenceRef] = field(default_factory=list)
+
+    def add(self, ref: SentenceRef) -> None:
+        self.count += 1
+        if len(self.items) < LISTED:
+            self.items.append(ref)
+
+
+@dataclass
+class ConlluResult:
+    counts: Counts
+    options: ConlluOptions
+    gold_sentences: int = 0
+    system_sentences: int = 0
+    scored_system_sentences: int = 0
+    scored_gold_sentences: int = 0
+    missing: RefList = field(default_factory=RefList)
+    unparsed: RefList = field(default_factory=RefList)
+    refused: RefList = field(default_factory=RefList)
+    gold_refused: RefList = field(default_factory=RefList)
+    unmatched: RefList = field(default_factory=RefList)
+    excluded: RefList = field(default_factory=RefList)
+    # File-level problems (final blank line, encoding, ...), absolute lines.
+    system_file_problems: list[Problem] = field(default_factory=list)
+    gold_file_problems: list[Problem] = field(default_factory=list)
+    conf_problems: RefList = field(default_factory=RefList)
+    calibration: CalibrationTable | None = None
+    threshold: ThresholdReport | None = None
+    # Per gold word, in gold order: True/False for outcome_metric; None for a
+    # word that metric does not score (CLAS etc. skip function words).
+    outcomes: list[bool | None] | None = None
+
+    @property
+    def official_would_refuse(self) -> bool:
+        return bool(self.refused.count or self.unmatched.count or self.gold_refused.count
+                    or any(p.refuses for p in self.system_file_problems + self.gold_file_problems))
+
+
+def _ref(sentence: Sentence, reasons: Sequence[Problem] = ()) -> SentenceRef:
+    return SentenceRef(sentence.sent_id, sentence.first_line,
+                       [p.shifted(sentence.first_line) for p in reasons])
+
+
+def chunk_counts(gold: Sequence[Sentence], system: Sequence[Sentence], details: bool = False) -> ChunkScore:
+    """Counts of one chunk: the fast path when one sentence pairs with one
+    sentence of the same tokens, else alignment word by word."""
+    if not details and len(gold) == 1 and len(system) == 1 and same_tokens(gold[0], system[0]):
+        counts = count_identical(gold[0], system[0])
+        if counts is not None:
+            return ChunkScore(counts, True)
+    return score_chunk(gold, system, details)
+
+
+class ConlluEvaluator:
+    """Feed system sentences; read the result when done (`evaluate_files` does both)."""
+
+    def __init__(self, gold: GoldFile, options: ConlluOptions) -> None:
+        self.gold = gold
+        self.options = options
+        self.result = ConlluResult(Counts(), options)
+        self.pairer = SentencePairer(gold)
+        self._held: tuple[list[int], list[Sentence]] | None = None  # an unclean chunk
+        self._details = options.calibration or options.threshold is not None or bool(options.outcome_metric)
+        if options.calibration:
+            self.result.calibration = CalibrationTable()
+        if options.threshold is not None:
+            self.result.threshold = ThresholdReport(options.threshold)
+        self._outcomes: dict[int, list[bool | None]] = {}
+        self._conf: dict[int, list[dict[str, float] | None]] = {}  # per system sentence id()
+
+    # --- gold ------------------------------------------------------------------
+
+    def on_gold_sentence(self, index: int, sentence: Sentence) -> None:
+        problems = [p for p in sentence.problems if p.refuses]
+        problems += [p for p in tree_problems(sentence) if p.refuses]
+        if problems:
+            self.result.gold_refused.add(_ref(sentence, problems))
+
+    # --- system ----------------------------------------------------------------
+
+    def feed(self, sentence: Sentence) -> None:
+        result = self.result
+        result.system_sentences += 1
+        tree = tree_problems(sentence)
+        reasons = [p for p in sentence.problems if p.refuses] + [p for p in tree if p.refuses]
+        if sentence.is_unparsed:
+            result.unparsed.add(_ref(sentence))
+        elif reasons:
+            result.refused.add(_ref(sentence, reasons))
+        if self.result.calibration is not None or self.result.threshold is not None:
+            confidences, problems = word_confidences(sentence)
+            self._conf[id(sentence)] = confidences
+            for problem in problems:
+                result.conf_problems.add(SentenceRef(sentence.sent_id, sentence.first_line,
+                                                     [problem.shifted(sentence.first_line)]))
+        for chunk in self.pairer.feed(sentence):
+            self._handle(chunk)
+
+    def finish(self, system_file_problems: list[Problem]) -> ConlluResult:
+        for chunk in self.pairer.finish():
+            self._handle(chunk)
+        self._flush_held()
+        result = self.result
+        result.gold_sentences = self.gold.count()
+        result.system_file_problems = system_file_problems
+        result.gold_file_problems = self.gold.reader.problems
+        if self.options.outcome_metric:
+            result.outcomes = [o for k in sorted(self._outcomes) for o in self._outcomes[k]]
+        return result
+
+    # --- chunks ----------------------------------------------------------------
+
+    def _handle(self, chunk: Chunk) -> None:
+        result = self.result
+        if chunk.kind == PAIRED:
+            if self.options.annotated_only and any(s.has_missing_heads for s in chunk.system):
+                for s in chunk.system:
+                    result.excluded.add(_ref(s))
+                for k in chunk.gold:
+                    self.gold.release(k)
+                return
+            if self._held is not None:
+                gold_indices = self._held[0] + chunk.gold
+                system = self._held[1] + chunk.system
+                self._held = None
+            else:
+                gold_indices, system = chunk.gold, chunk.system
+            self._count(gold_indices, system, final=False)
+        elif chunk.kind == UNMATCHED:
+            self._flush_held()
+            for s in chunk.system:
+                result.unmatched.add(SentenceRef(s.sent_id, s.first_line, [], chunk.mismatch))
+            self._add(score_chunk([], chunk.system).counts)
+        elif chunk.kind == MISSING:
+            self._flush_held()
+            for k in chunk.gold:
+                sentence = self.gold.get(k)
+                result.missing.add(_ref(sentence))
+                if not self.options.ignore_missing:
+                    self._add(score_chunk([sentence], []).counts)
+                    if self.options.outcome_metric:
+                        self._outcomes[k] = self._missing_outcomes(sentence)
+                self.gold.release(k)
+
+    def _flush_held(self) -> None:
+        if self._held is not None:
+            gold_indices, system = self._held
+            self._held = None
+            self._count(gold_indices, system, final=True)
+
+    def _count(self, gold_indices: list[int], system: list[Sentence], final: bool) -> None:
+        gold = [self.gold.get(k) for k in gold_indices]
+        scored = chunk_counts(gold, system, self._details)
+        if not scored.clean and not final:
+            self._held = (gold_indices, system)
+            return
+        self._add(scored.counts)
+        self.result.scored_gold_sentences += len(gold)
+        self.result.scored_system_sentences += len(system)
+        if self._details:
+            self._use_details(gold_indices, gold, system, scored)
+        for k in gold_indices:
+            self.gold.release(k)
+        for s in system:
+            self._conf.pop(id(s), None)
+
+    def _add(self, counts: Counts) -> None:
+        self.result.counts += counts
+
+    # --- per-word details ------------------------------------------------------
+
+    def _missing_outcomes(self, sentence: Sentence) -> list[bool | None]:
+        metric = self.options.outcome_metric
+        if metric in CONTENT_ONLY_METRICS:
+            scored = score_chunk([sentence], [], details=True)
+            content = _content_flags(sentence)
+            return [False if c else None for c in content]
+        return [False] * len(sentence.form)
+
+    def _use_details(self, gold_indices: list[int], gold: list[Sentence],
+                     system: list[Sentence], scored: ChunkScore) -> None:
+        assert scored.outcomes is not None and scored.unaligned_system is not None
+        metric = self.options.outcome_metric
+        if metric:
+            bit = METRIC_BITS.get(metric)
+            per_sentence: dict[int, list[bool | None]] = {k: [] for k in gold_indices}
+            content_only = metric in CONTENT_ONLY_METRICS
+            content = [_content_flags(s) for s in gold] if content_only else None
+            for o in scored.outcomes:
+                k = gold_indices[o.gold_sentence]
+                if content_only and not content[o.gold_sentence][o.gold_word]:
+                    per_sentence[k].append(None)
+                elif bit is None:  # Words: aligned or not
+                    per_sentence[k].append(o.system_sentence >= 0)
+                else:
+                    per_sentence[k].append(bool(o.mask & bit))
+            self._outcomes.update(per_sentence)
+        calibration, threshold = self.result.calibration, self.result.threshold
+        if calibration is None and threshold is None:
+            return
+        for o in scored.outcomes:
+            if o.system_sentence < 0:
+                continue
+            confidences = self._conf.get(id(system[o.system_sentence]))
+            conf = confidences[o.system_word] if confidences else None
+            if conf:
+                self._add_cells(conf, o.mask)
+        for sk, sw in scored.unaligned_system:
+            confidences = self._conf.get(id(system[sk]))
+            conf = confidences[sw] if confidences else None
+            if conf:
+                self._add_cells(conf, 0)
+
+    def _add_cells(self, conf: dict[str, float], mask: int) -> None:
+        calibration, threshold = self.result.calibration, self.result.threshold
+        for column in CONF_COLUMNS:
+            value = conf.get(column)
+            if value is None:
+                continue
+            correct = bool(mask & CELL_BITS[column])
+            if calibration is not None:
+                calibration.add(column, value, correct)
+            if threshold is not None:
+                threshold.add(value, correct)
+
+
+def _content_flags(sentence: Sentence) -> list[bool]:
+    from .labels import BASE_DEPREL, CONTENT_DEPRELS
+    return [BASE_DEPREL[d] in CONTENT_DEPRELS for d in sentence.deprel]
+
+
+ProgressCallback = Callable[[int, int], None]
+
+
+def evaluate_files(system_path: str | os.PathLike[str], gold_path: str | os.PathLike[str],
+                   options: ConlluOptions | None = None,
+                   progress: ProgressCallback | None = None) -> ConlluResult:
+    """Score a system file against a gold file.  Raises OSError and
+    reader.BinaryFileError for files that cannot be read at all."""
+    options = options or ConlluOptions()
+    evaluator_ref: list[ConlluEvaluator] = []
+    gold = GoldFile(gold_path, on_sentence=lambda i, s: evaluator_ref[0].on_gold_sentence(i, s))
+    evaluator = ConlluEvaluator(gold, options)
+    evaluator_ref.append(evaluator)
+    reader = ConlluFileReader(system_path)
+    total = os.path.getsize(system_path) if progress else 0
+    for n, sentence in enumerate(reader):
+        evaluator.feed(sentence)
+        if progress is not None and n % 512 == 0:
+            progress(reader.bytes_read, total)
+    return evaluator.finish(reader.problems)

@@ -1,0 +1,65 @@
+"""Problems found in input files: the one type every reader and check returns.
+
+A problem names a place (0-based line, and a span of character offsets in
+that line, counted in code points as Python indexes strings) and carries a
+stable ``code`` that tools can rely on (``format-columns``, ``cycle``, ...).
+Editors get these spans as LSP ranges (the LSP adapter converts code points
+to UTF-16 units when the client needs it); the command line prints them
+1-based as ``path:line:col``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import IntEnum
+
+
+class Severity(IntEnum):
+    """Same numbers as LSP's DiagnosticSeverity."""
+
+    ERROR = 1
+    WARNING = 2
+    INFORMATION = 3
+    HINT = 4
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    """Another place that belongs to a problem (e.g. the other HEADs of a cycle)."""
+
+    line: int
+    start: int
+    end: int
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    code: str
+    message: str
+    line: int
+    start: int = 0
+    end: int = 0
+    severity: Severity = Severity.ERROR
+    # True when the official conll18_ud_eval.py would refuse the file for this.
+    refuses: bool = False
+    related: tuple[Related, ...] = ()
+
+    def shifted(self, lines: int) -> "Problem":
+        """The same problem ``lines`` further down (sentences count lines from
+        their own first line; files count from the top)."""
+        if not lines:
+            return self
+        return replace(
+            self,
+            line=self.line + lines,
+            related=tuple(replace(r, line=r.line + lines) for r in self.related),
+        )
+
+    def location(self, path: str) -> str:
+        """``path:line:col`` with 1-based numbers, as compilers print them."""
+        return f"{path}:{self.line + 1}:{self.start + 1}"

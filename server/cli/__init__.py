@@ -1,0 +1,51 @@
+"""The ``annoscore`` command.
+
+Each subcommand lives in its own module with ``add_parser(subparsers)`` and
+``run(args) -> int``; they are wired here, in one place.  Errors become one
+line on stderr and an exit status (1: an input cannot be used, 2: the command
+line is wrong), never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from scorer import __version__
+
+from . import demo, evaluate
+from .errors import InputError, UsageError
+
+COMMANDS = [evaluate, demo]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="annoscore",
+        description="Scores and diagnostics for CoNLL-U treebanks, word segmentation and labels.")
+    parser.add_argument("--version", action="version", version=f"annoscore {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers.required = True
+    for command in COMMANDS:
+        command.add_parser(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except (InputError, UsageError) as error:
+        print(f"annoscore {args.command}: {error}", file=sys.stderr)
+        return error.exit_status
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # `annoscore evaluate ... | head`: the reader went away; not an error.
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,60 @@
+"""``annoscore evaluate PRED GOLD``: score a prediction against gold.
+
+The format decides the scorer (CoNLL-U, segmentation, labels); this module
+only reads the command line and hands over to the runner for that format.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from . import evaluate_conllu
+from .errors import UsageError
+from .inputs import FORMATS, check_input_file, infer_format
+
+RUNNERS = {"conllu": evaluate_conllu.run}
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "evaluate", help="score a prediction against gold (prediction first, gold second)",
+        description="Score PRED against GOLD. CoNLL-U is scored with the CoNLL 2018 metrics, "
+                    "equal to the official conll18_ud_eval.py.")
+    p.add_argument("pred", metavar="PRED", help="the system's output")
+    p.add_argument("gold", metavar="GOLD", help="the gold standard")
+    p.add_argument("--format", choices=FORMATS,
+                   help="input format (default: from the file name: .conllu/.conll, .txt = space, .tsv = tsv)")
+    p.add_argument("--pos", action="store_true", help="segmentation tokens are word/UPOS")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+    g = p.add_argument_group("CoNLL-U")
+    g.add_argument("--strict", action="store_true",
+                   help="also UFeatsAll, AllTagsAll and LASFull (all features, the full relation)")
+    g.add_argument("--predicted-only", action="store_true",
+                   help="ignore gold sentences missing from the prediction")
+    g.add_argument("--annotated-only", action="store_true",
+                   help="also leave out predicted sentences not parsed yet (some HEAD is _)")
+    g.add_argument("--calibration", action="store_true",
+                   help="cell accuracy by the confidence in MISC (Conf=), with the calibration error")
+    g.add_argument("--threshold", type=float, metavar="T",
+                   help="how many cells have confidence below T, and how often they are right")
+    g.add_argument("--official", metavar="PATH",
+                   help="also run the official conll18_ud_eval.py at PATH (refused trees repaired "
+                        "for that run only) and print its table beside ours")
+    g = p.add_argument_group("comparing systems")
+    g.add_argument("--save-errors", metavar="FILE",
+                   help="write the per-item right/wrong list for `annoscore compare`")
+    g.add_argument("--metric", default=None,
+                   help="the metric for --save-errors (CoNLL-U: default LAS)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    check_input_file(args.pred, "prediction")
+    check_input_file(args.gold, "gold")
+    if args.threshold is not None and not 0.0 <= args.threshold <= 1.0:
+        raise UsageError(f"--threshold must be between 0 and 1, not {args.threshold}")
+    fmt = infer_format(args.pred, args.format)
+    runner = RUNNERS.get(fmt)
+    if runner is None:
+        raise UsageError(f"format '{fmt}' cannot be evaluated yet")
+    return runner(args)

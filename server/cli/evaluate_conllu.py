@@ -1,0 +1,97 @@
+"""The CoNLL-U runner of ``annoscore evaluate``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from scorer.conllu.counts import METRICS, STRICT_METRICS
+from scorer.conllu.evaluate import ConlluOptions, evaluate_files
+from scorer.conllu.reader import BinaryFileError
+from scorer.conllu.report import conllu_json, conllu_text
+from scorer.outcomes import OutcomeList
+from scorer.report import Signature
+
+from .errors import InputError, UsageError
+from .progress import Progress
+
+SAVE_METRICS = ("Words",) + tuple(m for m in METRICS + STRICT_METRICS
+                                  if m not in ("Tokens", "Sentences", "ELAS", "EULAS", "Words"))
+
+
+def options_from(args: argparse.Namespace) -> ConlluOptions:
+    metric = None
+    if args.save_errors:
+        metric = args.metric or "LAS"
+        if metric not in SAVE_METRICS:
+            raise UsageError(f"--metric {metric}: per-word lists exist for {', '.join(SAVE_METRICS)}")
+    elif args.metric:
+        raise UsageError("--metric only applies with --save-errors")
+    if args.pos:
+        raise UsageError("--pos applies to segmentation files, not CoNLL-U")
+    return ConlluOptions(strict=args.strict, predicted_only=args.predicted_only,
+                         annotated_only=args.annotated_only, calibration=args.calibration,
+                         threshold=args.threshold, outcome_metric=metric)
+
+
+def signature_for(args: argparse.Namespace, options: ConlluOptions) -> Signature:
+    signature = Signature("conllu", {
+        "strict": options.strict,
+        "predicted_only": options.predicted_only,
+        "annotated_only": options.annotated_only,
+    })
+    if options.threshold is not None:
+        signature.options["threshold"] = options.threshold
+    signature.add_file("pred", args.pred)
+    signature.add_file("gold", args.gold)
+    return signature
+
+
+def run(args: argparse.Namespace) -> int:
+    options = options_from(args)
+    progress = Progress(f"Scoring {args.pred}", _size(args.pred))
+    try:
+        result = evaluate_files(args.pred, args.gold, options, progress.update)
+    except BinaryFileError as error:
+        raise InputError(str(error)) from None
+    except UnicodeDecodeError as error:  # pragma: no cover - the reader reports these itself
+        raise InputError(f"{error}") from None
+    except OSError as error:
+        raise InputError(f"{error.filename}: {error.strerror}") from None
+    finally:
+        progress.done()
+    signature = signature_for(args, options)
+    official_table = None
+    if args.official:
+        from ..official import run_official
+        official_table = run_official(args.official, args.pred, args.gold, options)
+    if args.save_errors:
+        outcomes = OutcomeList.from_bools(
+            result.outcomes or [], format="conllu", metric=options.outcome_metric,
+            gold_path=args.gold, gold_sha256=signature.files["gold"]["sha256"],
+            system_path=args.pred, system_sha256=signature.files["pred"]["sha256"])
+        try:
+            outcomes.save(args.save_errors)
+        except OSError as error:
+            raise InputError(f"{args.save_errors}: cannot write: {error.strerror}") from None
+    if args.json:
+        out = conllu_json(result, signature)
+        if official_table is not None:
+            out["official"] = official_table.as_json()
+        json.dump(out, sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    else:
+        text = conllu_text(result, signature)
+        if official_table is not None:
+            text += "\n\n" + official_table.side_by_side(result)
+        print(text)
+    return 0
+
+
+def _size(path: str) -> int:
+    import os
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0

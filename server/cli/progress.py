@@ -1,0 +1,33 @@
+"""Progress on stderr for long runs, only when stderr is a terminal."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+MIN_BYTES = 8 << 20  # smaller files are done before a progress line helps
+
+
+class Progress:
+    def __init__(self, label: str, total: int, stream=None) -> None:
+        self.stream = stream or sys.stderr
+        self.label = label
+        self.enabled = total >= MIN_BYTES and getattr(self.stream, "isatty", lambda: False)()
+        self._last = 0.0
+        self._shown = False
+
+    def update(self, done: int, total: int) -> None:
+        if not self.enabled or not total:
+            return
+        now = time.monotonic()
+        if now - self._last < 0.2:
+            return
+        self._last = now
+        self._shown = True
+        self.stream.write(f"\r{self.label} {100 * done / total:3.0f}%")
+        self.stream.flush()
+
+    def done(self) -> None:
+        if self._shown:
+            self.stream.write("\r" + " " * (len(self.label) + 6) + "\r")
+            self.stream.flush()

@@ -1,0 +1,1 @@
+"""Sample files for `annoscore demo` (written for annoscore; not from any treebank)."""
