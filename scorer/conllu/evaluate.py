@@ -44,6 +44,8 @@ CELL_BITS = {"UPOS": UPOS_OK, "XPOS": XPOS_OK, "LEMMA": LEMMA_OK, "FEATS": FEATS
 del ALLTAGS_ALL_OK
 
 CONTENT_ONLY_METRICS = ("CLAS", "MLAS", "BLEX")
+# Called with each chunk's gold and system sentences once it is counted.
+ChunkSink = Callable[[list[Sentence], list[Sentence]], None]
 LISTED = 10  # sentences kept per list beyond the counts (all are counted)
 
 
@@ -131,9 +133,11 @@ def chunk_counts(gold: Sequence[Sentence], system: Sequence[Sentence], details: 
 class ConlluEvaluator:
     """Feed system sentences; read the result when done (`evaluate_files` does both)."""
 
-    def __init__(self, gold: GoldFile, options: ConlluOptions) -> None:
+    def __init__(self, gold: GoldFile, options: ConlluOptions,
+                 chunk_sink: ChunkSink | None = None) -> None:
         self.gold = gold
         self.options = options
+        self.chunk_sink = chunk_sink
         self.result = ConlluResult(Counts(), options)
         self.pairer = SentencePairer(gold)
         self._held: tuple[list[int], list[Sentence]] | None = None  # an unclean chunk
@@ -232,6 +236,8 @@ class ConlluEvaluator:
             self._held = (gold_indices, system)
             return
         self._add(scored.counts)
+        if self.chunk_sink is not None:
+            self.chunk_sink(gold, system)
         self.result.scored_gold_sentences += len(gold)
         self.result.scored_system_sentences += len(system)
         if self._details:
@@ -311,13 +317,14 @@ ProgressCallback = Callable[[int, int], None]
 
 def evaluate_files(system_path: str | os.PathLike[str], gold_path: str | os.PathLike[str],
                    options: ConlluOptions | None = None,
-                   progress: ProgressCallback | None = None) -> ConlluResult:
+                   progress: ProgressCallback | None = None,
+                   chunk_sink: ChunkSink | None = None) -> ConlluResult:
     """Score a system file against a gold file.  Raises OSError and
     reader.BinaryFileError for files that cannot be read at all."""
     options = options or ConlluOptions()
     evaluator_ref: list[ConlluEvaluator] = []
     gold = GoldFile(gold_path, on_sentence=lambda i, s: evaluator_ref[0].on_gold_sentence(i, s))
-    evaluator = ConlluEvaluator(gold, options)
+    evaluator = ConlluEvaluator(gold, options, chunk_sink)
     evaluator_ref.append(evaluator)
     reader = ConlluFileReader(system_path)
     total = os.path.getsize(system_path) if progress else 0

@@ -232,11 +232,12 @@ def parse_blocks(body: str, first_line: int = 0) -> list[Sentence]:
     return sentences
 
 
-def parse_block(body: str, first_line: int = 0) -> Sentence:
+def parse_block(body: str, first_line: int = 0, careful: bool = False) -> Sentence:
     """Parse one sentence block (no blank lines in it).
 
-    Raises `_WhitespaceLine` when a line of only whitespace splits the block;
-    `parse_blocks` handles that.
+    ``careful`` forces the line-by-line path (the tests hold both paths to the
+    same result).  Raises `_WhitespaceLine` when a line of only whitespace
+    splits the block; `parse_blocks` handles that.
     """
     sentence = Sentence()
     sentence.first_line = first_line
@@ -264,7 +265,7 @@ def parse_block(body: str, first_line: int = 0) -> Sentence:
     token_text = body[pos:] if pos else body
     flat = token_text.split("\t")
     n, rest = divmod(len(flat) - 1, 9)
-    if rest == 0 and n and token_text.count("\n") == n - 1 and (
+    if not careful and rest == 0 and n and token_text.count("\n") == n - 1 and (
             n == 1 or all(map(str.__contains__, flat[9:9 * n:9], repeat("\n")))):
         # Every token line has exactly ten columns: the newline between two
         # lines sits inside field 9k ("MISC\nID"), and nowhere else.
@@ -297,7 +298,7 @@ def parse_block(body: str, first_line: int = 0) -> Sentence:
         word_rows = None
         sentence.word_line = row_lines
     else:
-        plain = _plain_multiword_rows(ids)
+        plain = None if careful else _plain_multiword_rows(ids)
         if plain is not None:
             word_rows, token_rows = plain
             forms = rows_columns[FORM]

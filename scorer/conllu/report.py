@@ -135,10 +135,10 @@ def _describe(ref: SentenceRef) -> str:
     return where
 
 
-def _list_lines(title: str, refs: RefList, detail=None) -> list[str]:
+def _list_lines(title: str, refs: RefList, detail=None, count_in_title: bool = False) -> list[str]:
     if not refs.count:
         return []
-    lines = [f"{title}: {refs.count}"]
+    lines = [f"{title}:" if count_in_title else f"{title}: {refs.count}"]
     for ref in refs.items:
         text = "  " + _describe(ref)
         if detail is not None:
@@ -217,8 +217,9 @@ def conllu_text(result: ConlluResult, signature: Signature) -> str:
     lines += _list_lines("Predicted sentences whose text is not gold's (scored as unaligned)",
                          result.unmatched, _mismatch)
     if result.refused.count:
-        lines += _list_lines(f"The official scorer would refuse {result.refused.count} sentences",
-                             result.refused, _reasons)
+        n = result.refused.count
+        lines += _list_lines(f"The official scorer would refuse {n} sentence{'s' if n != 1 else ''}",
+                             result.refused, _reasons, count_in_title=True)
     if result.gold_refused.count:
         lines += _list_lines("The official scorer would refuse these gold sentences",
                              result.gold_refused, _reasons)

@@ -50,9 +50,13 @@ def signature_for(args: argparse.Namespace, options: ConlluOptions) -> Signature
 
 def run(args: argparse.Namespace) -> int:
     options = options_from(args)
+    official = None
+    if args.official:
+        from ..official import OfficialRun
+        official = OfficialRun(args.official)
     progress = Progress(f"Scoring {args.pred}", _size(args.pred))
     try:
-        result = evaluate_files(args.pred, args.gold, options, progress.update)
+        result = evaluate_files(args.pred, args.gold, options, progress.update, official)
     except BinaryFileError as error:
         raise InputError(str(error)) from None
     except UnicodeDecodeError as error:  # pragma: no cover - the reader reports these itself
@@ -62,10 +66,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         progress.done()
     signature = signature_for(args, options)
-    official_table = None
-    if args.official:
-        from ..official import run_official
-        official_table = run_official(args.official, args.pred, args.gold, options)
+    official_table = official.run() if official is not None else None
     if args.save_errors:
         outcomes = OutcomeList.from_bools(
             result.outcomes or [], format="conllu", metric=options.outcome_metric,
