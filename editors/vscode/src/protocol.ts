@@ -1,0 +1,126 @@
+// The wire contract with the annoscore language server (`annoscore lsp`):
+// custom method names and payload shapes. Plain TypeScript, no vscode import,
+// so the unit tests and the (future) wire-contract tests share it.
+
+export const SCORE_NOTIFICATION = 'annoscore/score';
+export const SCORE_REQUEST = 'annoscore/score';
+export const REPORT_REQUEST = 'annoscore/report';
+export const RESCORE_COMMAND = 'annoscore.rescore';
+export const DIAGNOSTIC_SOURCE = 'annoscore';
+export const LOW_CONFIDENCE_CODE = 'low-confidence';
+
+export type ScoreFormat = 'conllu' | 'space' | 'tsv' | 'labels';
+export const SCORE_FORMATS: readonly ScoreFormat[] = ['conllu', 'space', 'tsv', 'labels'];
+
+export interface MetricValue {
+  precision: number;
+  recall: number;
+  f1: number;
+}
+
+export interface ScoreCounts {
+  sentences: number;
+  unparsed: number;
+  refused: number;
+  lowConfidence: number;
+}
+
+export interface ScorePayload {
+  uri: string;
+  format: ScoreFormat;
+  /** URI of the gold file, or null when the document has no gold partner. */
+  gold: string | null;
+  /** Empty when there is no gold. Proportions in [0, 1]. */
+  metrics: Record<string, MetricValue>;
+  counts: ScoreCounts;
+}
+
+export interface ScoreParams {
+  uri: string;
+}
+
+export interface ReportParams {
+  uri: string;
+}
+
+export interface ReportResult {
+  uri: string;
+  text: string;
+}
+
+/** Metric names in the order the server's report prints them, per format. */
+export const METRIC_ORDER: Readonly<Record<ScoreFormat, readonly string[]>> = {
+  conllu: [
+    'Tokens', 'Sentences', 'Words', 'UPOS', 'XPOS', 'UFeats', 'AllTags', 'Lemmas',
+    'UAS', 'LAS', 'CLAS', 'MLAS', 'BLEX', 'ELAS', 'EULAS',
+  ],
+  space: ['Word', 'Boundary', 'TaggedWord'],
+  tsv: ['Word', 'Boundary', 'TaggedWord'],
+  labels: ['Accuracy', 'MacroRecall', 'MacroF1'],
+};
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isProportion(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 1;
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
+/**
+ * Checks an incoming `annoscore/score` payload. The status bar trusts what
+ * this returns, so a server bug shows up as one logged line instead of
+ * "NaN" in the status bar. Returns the problems found (empty when valid).
+ */
+export function scorePayloadProblems(value: unknown): string[] {
+  if (!isRecord(value)) {
+    return ['payload is not an object'];
+  }
+  const problems: string[] = [];
+  if (typeof value.uri !== 'string' || value.uri === '') {
+    problems.push('uri is not a non-empty string');
+  }
+  if (!SCORE_FORMATS.includes(value.format as ScoreFormat)) {
+    problems.push(`format ${JSON.stringify(value.format)} is not one of ${SCORE_FORMATS.join(', ')}`);
+  }
+  if (value.gold !== null && typeof value.gold !== 'string') {
+    problems.push('gold is neither a string nor null');
+  }
+  if (!isRecord(value.metrics)) {
+    problems.push('metrics is not an object');
+  } else {
+    for (const [name, metric] of Object.entries(value.metrics)) {
+      if (!isRecord(metric)) {
+        problems.push(`metrics.${name} is not an object`);
+        continue;
+      }
+      for (const field of ['precision', 'recall', 'f1'] as const) {
+        if (!isProportion(metric[field])) {
+          problems.push(`metrics.${name}.${field} is not a number in [0, 1]`);
+        }
+      }
+    }
+  }
+  if (!isRecord(value.counts)) {
+    problems.push('counts is not an object');
+  } else {
+    for (const field of ['sentences', 'unparsed', 'refused', 'lowConfidence'] as const) {
+      if (!isCount(value.counts[field])) {
+        problems.push(`counts.${field} is not a non-negative integer`);
+      }
+    }
+  }
+  return problems;
+}
+
+export function isScorePayload(value: unknown): value is ScorePayload {
+  return scorePayloadProblems(value).length === 0;
+}
+
+export function isReportResult(value: unknown): value is ReportResult {
+  return isRecord(value) && typeof value.uri === 'string' && typeof value.text === 'string';
+}

@@ -1,0 +1,156 @@
+// The `annoscore.*` settings: their defaults (mirrored in package.json, a
+// unit test keeps the two equal) and validation. The server pulls these
+// itself with workspace/configuration; the extension reads them to find the
+// server and to build the document selector, and warns about bad values early.
+
+export type Severity = 'error' | 'warning' | 'information' | 'hint' | 'off';
+export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'information', 'hint', 'off'];
+
+export type RunMode = 'onSave' | 'onType';
+export const RUN_MODES: readonly RunMode[] = ['onSave', 'onType'];
+
+/** Stable diagnostic codes of the server; reader problems are `format-…`. */
+export const DIAGNOSTIC_CODES: readonly string[] = [
+  'unparsed', 'missing-head', 'cycle', 'multiple-roots', 'no-root', 'head-out-of-range',
+  'low-confidence', 'text-mismatch', 'segmentation-mismatch', 'gold-diff', 'missing-sentence',
+  'label-mismatch', 'unknown-label', 'missing-item',
+];
+export const FORMAT_CODE_PREFIX = 'format-';
+
+export function isDiagnosticCode(code: string): boolean {
+  return DIAGNOSTIC_CODES.includes(code) ||
+    (code.startsWith(FORMAT_CODE_PREFIX) && code.length > FORMAT_CODE_PREFIX.length);
+}
+
+export interface AnnoscoreSettings {
+  threshold: number;
+  run: RunMode;
+  severities: Record<string, Severity>;
+  goldDiff: boolean;
+  files: { segmentation: string[]; labels: string[] };
+  server: { command: string[] };
+}
+
+export const DEFAULT_SETTINGS: AnnoscoreSettings = {
+  threshold: 0.8,
+  run: 'onSave',
+  severities: {},
+  goldDiff: false,
+  files: { segmentation: [], labels: [] },
+  server: { command: [] },
+};
+
+/** The settings as read from the editor, before validation: anything a user can type. */
+export interface RawSettings {
+  threshold?: unknown;
+  run?: unknown;
+  severities?: unknown;
+  goldDiff?: unknown;
+  files?: { segmentation?: unknown; labels?: unknown };
+  server?: { command?: unknown };
+}
+
+export interface SettingProblem {
+  /** Full setting id, e.g. "annoscore.threshold". */
+  setting: string;
+  message: string;
+}
+
+export interface NormalizedSettings {
+  settings: AnnoscoreSettings;
+  problems: SettingProblem[];
+}
+
+/**
+ * Valid values are kept, invalid ones replaced by the default and reported,
+ * so one typo never stops the server from starting.
+ */
+export function normalizeSettings(raw: RawSettings): NormalizedSettings {
+  const problems: SettingProblem[] = [];
+  const report = (key: string, message: string): void => {
+    problems.push({ setting: `annoscore.${key}`, message });
+  };
+
+  let threshold = DEFAULT_SETTINGS.threshold;
+  if (raw.threshold !== undefined) {
+    if (typeof raw.threshold === 'number' && raw.threshold >= 0 && raw.threshold <= 1) {
+      threshold = raw.threshold;
+    } else {
+      report('threshold', `must be a number from 0 to 1, not ${JSON.stringify(raw.threshold)}; using ${threshold}`);
+    }
+  }
+
+  let run = DEFAULT_SETTINGS.run;
+  if (raw.run !== undefined) {
+    if (RUN_MODES.includes(raw.run as RunMode)) {
+      run = raw.run as RunMode;
+    } else {
+      report('run', `must be "onSave" or "onType", not ${JSON.stringify(raw.run)}; using "${run}"`);
+    }
+  }
+
+  const severities: Record<string, Severity> = {};
+  if (raw.severities !== undefined) {
+    if (typeof raw.severities === 'object' && raw.severities !== null && !Array.isArray(raw.severities)) {
+      for (const [code, severity] of Object.entries(raw.severities)) {
+        if (!isDiagnosticCode(code)) {
+          report('severities', `"${code}" is not an annoscore diagnostic code; ignored`);
+        } else if (!SEVERITIES.includes(severity as Severity)) {
+          report('severities', `"${code}": must be one of ${SEVERITIES.join(', ')}, not ${JSON.stringify(severity)}; ignored`);
+        } else {
+          severities[code] = severity as Severity;
+        }
+      }
+    } else {
+      report('severities', 'must be an object mapping diagnostic codes to severities; ignored');
+    }
+  }
+
+  let goldDiff = DEFAULT_SETTINGS.goldDiff;
+  if (raw.goldDiff !== undefined) {
+    if (typeof raw.goldDiff === 'boolean') {
+      goldDiff = raw.goldDiff;
+    } else {
+      report('goldDiff', `must be true or false, not ${JSON.stringify(raw.goldDiff)}; using ${goldDiff}`);
+    }
+  }
+
+  const segmentation = stringList(raw.files?.segmentation, 'files.segmentation', report);
+  const labels = stringList(raw.files?.labels, 'files.labels', report);
+  const command = stringList(raw.server?.command, 'server.command', report);
+
+  return {
+    settings: { threshold, run, severities, goldDiff, files: { segmentation, labels }, server: { command } },
+    problems,
+  };
+}
+
+/** A list of non-empty strings; a single string is accepted as a list of one (a common slip). */
+function stringList(value: unknown, key: string, report: (key: string, message: string) => void): string[] {
+  if (value === undefined || value === null) {
+    return [];
+  }
+  if (typeof value === 'string') {
+    report(key, 'should be a list of strings; treating the string as a list of one');
+    return value.trim() === '' ? [] : [value];
+  }
+  if (!Array.isArray(value)) {
+    report(key, `must be a list of strings, not ${JSON.stringify(value)}; ignored`);
+    return [];
+  }
+  const strings = value.filter((item): item is string => typeof item === 'string' && item.trim() !== '');
+  if (strings.length !== value.length) {
+    report(key, 'contains items that are not non-empty strings; they are ignored');
+  }
+  return strings;
+}
+
+/** Settings whose change needs a restart of the client (command, document selector). */
+export const RESTART_SETTINGS: readonly string[] = [
+  'annoscore.server.command', 'annoscore.files.segmentation', 'annoscore.files.labels',
+];
+
+/** Settings the extension itself acts on; problems in the others are the server's to report. */
+export function isClientSetting(setting: string): boolean {
+  return RESTART_SETTINGS.includes(setting);
+}

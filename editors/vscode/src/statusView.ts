@@ -1,0 +1,151 @@
+// What the status bar item shows (text and Markdown tooltip) for each state
+// of the active document. No vscode import: the extension copies these
+// strings onto a StatusBarItem, and the unit tests read them directly.
+
+import { Figure, formatPercent, isSingleValued, mainFigures, orderedMetrics } from './metrics';
+import { ScorePayload } from './protocol';
+
+export type StatusState =
+  /** The active editor is not a document annoscore scores. */
+  | { kind: 'hidden' }
+  /** The server could not be started (or stopped); `reason` is one line. */
+  | { kind: 'serverNotRunning'; reason: string }
+  /** An annoscore document whose first score has not arrived yet. */
+  | { kind: 'waiting'; uri: string }
+  | { kind: 'scored'; payload: ScorePayload };
+
+export interface StatusView {
+  visible: boolean;
+  text: string;
+  /** Markdown source for the tooltip. */
+  tooltip: string;
+  /** True when the item should stand out (warning background). */
+  warning: boolean;
+}
+
+const ICON = '$(graph)';
+
+export function statusView(state: StatusState): StatusView {
+  switch (state.kind) {
+    case 'hidden':
+      return { visible: false, text: '', tooltip: '', warning: false };
+    case 'serverNotRunning':
+      return {
+        visible: true,
+        text: '$(warning) annoscore: server not running',
+        tooltip: `**annoscore** server is not running: ${escapeMarkdown(state.reason)}\n\n` +
+          'See the *annoscore* output channel, then run **annoscore: Restart Server**.',
+        warning: true,
+      };
+    case 'waiting':
+      return {
+        visible: true,
+        text: `${ICON} annoscore: scoring…`,
+        tooltip: `**annoscore** is scoring ${escapeMarkdown(uriBaseName(state.uri))}.`,
+        warning: false,
+      };
+    case 'scored':
+      return {
+        visible: true,
+        text: scoredStatusText(state.payload),
+        tooltip: scoreTooltip(state.payload),
+        warning: false,
+      };
+  }
+}
+
+/**
+ * "$(graph) LAS 87.35 UAS 90.12 | 1 unparsed, 5 low-conf". Counts of zero are
+ * left out so that a clean file has a short item; the tooltip has them all.
+ */
+export function scoredStatusText(payload: ScorePayload): string {
+  const figures = mainFigures(payload);
+  const scorePart = payload.gold === null
+    ? 'no gold'
+    : figures.length > 0
+      ? figures.map(formatFigure).join(' ')
+      : 'no score';
+  const countParts = problemCountParts(payload);
+  return countParts.length === 0
+    ? `${ICON} ${scorePart}`
+    : `${ICON} ${scorePart} | ${countParts.join(', ')}`;
+}
+
+function formatFigure(figure: Figure): string {
+  return `${figure.name} ${formatPercent(figure.value)}`;
+}
+
+function problemCountParts(payload: ScorePayload): string[] {
+  const { unparsed, refused, lowConfidence } = payload.counts;
+  const parts: string[] = [];
+  if (unparsed > 0) parts.push(`${unparsed} unparsed`);
+  if (refused > 0) parts.push(`${refused} refused`);
+  if (lowConfidence > 0) parts.push(`${lowConfidence} low-conf`);
+  return parts;
+}
+
+/** The tooltip: which files are compared, the full metric table, all counts. */
+export function scoreTooltip(payload: ScorePayload): string {
+  const name = escapeMarkdown(uriBaseName(payload.uri));
+  const lines: string[] = [];
+  if (payload.gold === null) {
+    lines.push(`**annoscore** · ${name} · no gold`, '');
+    lines.push(noGoldHint(payload.uri), '');
+  } else {
+    lines.push(`**annoscore** · ${name} against ${escapeMarkdown(uriBaseName(payload.gold))}`, '');
+    lines.push(...metricTable(payload), '');
+  }
+  const { sentences, unparsed, refused, lowConfidence } = payload.counts;
+  lines.push(
+    `Sentences: ${sentences} · unparsed: ${unparsed} · ` +
+    `refused by the official scorer: ${refused} · low confidence: ${lowConfidence}`,
+    '',
+    'Click for the full report.',
+  );
+  return lines.join('\n');
+}
+
+function metricTable(payload: ScorePayload): string[] {
+  const metrics = orderedMetrics(payload);
+  if (metrics.length === 0) {
+    return ['No metrics for this file yet.'];
+  }
+  if (isSingleValued(payload.format)) {
+    return [
+      '| Metric | Value |',
+      '|:--|--:|',
+      ...metrics.map(([name, m]) => `| ${escapeMarkdown(name)} | ${formatPercent(m.f1)} |`),
+    ];
+  }
+  return [
+    '| Metric | Precision | Recall | F1 |',
+    '|:--|--:|--:|--:|',
+    ...metrics.map(([name, m]) =>
+      `| ${escapeMarkdown(name)} | ${formatPercent(m.precision)} | ${formatPercent(m.recall)} | ${formatPercent(m.f1)} |`),
+  ];
+}
+
+/** How pairing with gold works, named for this file so it can be followed as is. */
+export function noGoldHint(uri: string): string {
+  const base = uriBaseName(uri);
+  const dot = base.lastIndexOf('.');
+  const goldName = dot > 0 ? `${base.slice(0, dot)}.gold${base.slice(dot)}` : `${base}.gold`;
+  return `No gold file is paired with it: put ${escapeMarkdown(goldName)} beside it, ` +
+    'or pair it in annoscore.toml (`[[pair]]` with `files` and `gold`).';
+}
+
+/** The last path segment of a URI, percent-decoded ("a%20b.conllu" → "a b.conllu"). */
+export function uriBaseName(uri: string): string {
+  const path = uri.replace(/[?#].*$/, '').replace(/^[A-Za-z][\w+.-]*:/, '');
+  const segment = path.slice(path.lastIndexOf('/') + 1);
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** Escapes text so that Markdown shows it literally (file names with _ or |). */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (c) => `\\${c}`);
+}

@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { isReportResult, isScorePayload, scorePayloadProblems } from '../../src/protocol';
+import { fullPayload } from '../support/payloads';
+
+describe('score payload validation', () => {
+  it('accepts payloads of every format, with and without gold', () => {
+    for (const format of ['conllu', 'space', 'tsv', 'labels'] as const) {
+      assert.deepEqual(scorePayloadProblems(fullPayload(format)), [], format);
+      assert.ok(isScorePayload(fullPayload(format, { gold: null, metrics: {} })), `${format} without gold`);
+    }
+  });
+
+  it('names each broken field', () => {
+    const broken = {
+      ...fullPayload('conllu'),
+      format: 'xml',
+      gold: 3,
+      metrics: { LAS: { precision: 1.2, recall: Number.NaN, f1: '0.5' } },
+      counts: { sentences: 1, unparsed: -1, refused: 0.5 },
+    };
+    assert.deepEqual(scorePayloadProblems(broken), [
+      'format "xml" is not one of conllu, space, tsv, labels',
+      'gold is neither a string nor null',
+      'metrics.LAS.precision is not a number in [0, 1]',
+      'metrics.LAS.recall is not a number in [0, 1]',
+      'metrics.LAS.f1 is not a number in [0, 1]',
+      'counts.unparsed is not a non-negative integer',
+      'counts.refused is not a non-negative integer',
+      'counts.lowConfidence is not a non-negative integer',
+    ]);
+    assert.equal(isScorePayload(broken), false);
+  });
+
+  it('rejects percentages (the contract is proportions in [0, 1])', () => {
+    const percent = fullPayload('space', { metrics: { Word: { precision: 95, recall: 95, f1: 95 } } });
+    assert.equal(isScorePayload(percent), false);
+  });
+
+  it('rejects non-objects and a missing uri', () => {
+    assert.deepEqual(scorePayloadProblems(null), ['payload is not an object']);
+    assert.deepEqual(scorePayloadProblems([]), ['payload is not an object']);
+    const { uri: _uri, ...noUri } = fullPayload('labels');
+    assert.deepEqual(scorePayloadProblems(noUri), ['uri is not a non-empty string']);
+  });
+});
+
+describe('report result validation', () => {
+  it('wants uri and text strings', () => {
+    assert.ok(isReportResult({ uri: 'file:///a.conllu', text: 'LAS ...' }));
+    assert.equal(isReportResult({ uri: 'file:///a.conllu' }), false);
+    assert.equal(isReportResult(null), false);
+  });
+});

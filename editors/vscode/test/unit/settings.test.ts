@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DEFAULT_SETTINGS, isClientSetting, isDiagnosticCode, normalizeSettings } from '../../src/settings';
+
+describe('settings normalization', () => {
+  it('gives the defaults when nothing is set', () => {
+    assert.deepEqual(normalizeSettings({}), { settings: DEFAULT_SETTINGS, problems: [] });
+    assert.equal(DEFAULT_SETTINGS.threshold, 0.8);
+    assert.equal(DEFAULT_SETTINGS.run, 'onSave');
+    assert.equal(DEFAULT_SETTINGS.goldDiff, false);
+  });
+
+  it('keeps valid values', () => {
+    const { settings, problems } = normalizeSettings({
+      threshold: 0.5,
+      run: 'onType',
+      severities: { 'low-confidence': 'hint', 'format-columns': 'off' },
+      goldDiff: true,
+      files: { segmentation: ['seg/*.txt'], labels: ['**/*.labels.tsv'] },
+      server: { command: ['/venv/bin/annoscore', 'lsp'] },
+    });
+    assert.deepEqual(problems, []);
+    assert.deepEqual(settings, {
+      threshold: 0.5,
+      run: 'onType',
+      severities: { 'low-confidence': 'hint', 'format-columns': 'off' },
+      goldDiff: true,
+      files: { segmentation: ['seg/*.txt'], labels: ['**/*.labels.tsv'] },
+      server: { command: ['/venv/bin/annoscore', 'lsp'] },
+    });
+  });
+
+  it('accepts the ends of the threshold range and refuses values outside it', () => {
+    assert.equal(normalizeSettings({ threshold: 0 }).settings.threshold, 0);
+    assert.equal(normalizeSettings({ threshold: 1 }).settings.threshold, 1);
+    for (const bad of [1.5, -0.1, '0.7', Number.NaN]) {
+      const { settings, problems } = normalizeSettings({ threshold: bad });
+      assert.equal(settings.threshold, 0.8, String(bad));
+      assert.equal(problems.length, 1);
+      assert.equal(problems[0]!.setting, 'annoscore.threshold');
+    }
+  });
+
+  it('replaces a bad run mode and a non-boolean goldDiff by the defaults, saying so', () => {
+    const { settings, problems } = normalizeSettings({ run: 'onChange', goldDiff: 'yes' });
+    assert.equal(settings.run, 'onSave');
+    assert.equal(settings.goldDiff, false);
+    assert.deepEqual(problems.map((p) => p.setting), ['annoscore.run', 'annoscore.goldDiff']);
+    assert.match(problems[0]!.message, /"onSave" or "onType"/);
+  });
+
+  it('drops unknown codes and bad severities but keeps the good entries', () => {
+    const { settings, problems } = normalizeSettings({
+      severities: { cycle: 'error', 'no-such-code': 'hint', unparsed: 'fatal', 'format-': 'off' },
+    });
+    assert.deepEqual(settings.severities, { cycle: 'error' });
+    assert.equal(problems.length, 3);
+    assert.ok(problems.every((p) => p.setting === 'annoscore.severities'));
+  });
+
+  it('takes a string command as a list of one, and drops empty items', () => {
+    const fromString = normalizeSettings({ server: { command: '/usr/bin/annoscore' } });
+    assert.deepEqual(fromString.settings.server.command, ['/usr/bin/annoscore']);
+    assert.equal(fromString.problems.length, 1);
+    const withEmpty = normalizeSettings({ server: { command: ['annoscore', '', 3, 'lsp'] } });
+    assert.deepEqual(withEmpty.settings.server.command, ['annoscore', 'lsp']);
+    assert.equal(withEmpty.problems[0]!.setting, 'annoscore.server.command');
+  });
+
+  it('ignores a glob setting that is not a list', () => {
+    const { settings, problems } = normalizeSettings({ files: { segmentation: { a: 1 } } });
+    assert.deepEqual(settings.files.segmentation, []);
+    assert.equal(problems[0]!.setting, 'annoscore.files.segmentation');
+  });
+});
+
+describe('diagnostic codes and setting ownership', () => {
+  it('knows the contract\'s codes and any format- code', () => {
+    for (const code of ['unparsed', 'cycle', 'low-confidence', 'missing-item', 'format-bom']) {
+      assert.ok(isDiagnosticCode(code), code);
+    }
+    assert.equal(isDiagnosticCode('format-'), false);
+    assert.equal(isDiagnosticCode('Cycle'), false);
+  });
+
+  it('warns in the editor only for the settings the extension itself uses', () => {
+    assert.ok(isClientSetting('annoscore.server.command'));
+    assert.ok(isClientSetting('annoscore.files.labels'));
+    assert.equal(isClientSetting('annoscore.threshold'), false);
+  });
+});

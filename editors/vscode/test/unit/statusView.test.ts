@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { mainFigures, orderedMetrics } from '../../src/metrics';
+import { escapeMarkdown, scoredStatusText, scoreTooltip, statusView, uriBaseName } from '../../src/statusView';
+import { fullPayload, metric, NO_PROBLEMS, single } from '../support/payloads';
+
+describe('status bar text', () => {
+  it('shows LAS then UAS F1 for CoNLL-U with gold, as percentages with two decimals', () => {
+    const payload = fullPayload('conllu', {
+      metrics: { UAS: metric(0.9, 0.91, 0.90123), LAS: metric(0.87, 0.88, 0.87346), UPOS: metric(0.99, 0.99, 0.99) },
+    });
+    assert.equal(scoredStatusText(payload), '$(graph) LAS 87.35 UAS 90.12');
+  });
+
+  it('shows word F1 for segmentation (space and tsv) and accuracy for labels', () => {
+    const space = fullPayload('space', { metrics: { Boundary: metric(1, 1, 1), Word: metric(0.94, 0.96, 0.95) } });
+    assert.equal(scoredStatusText(space), '$(graph) Word 95.00');
+    const tsv = fullPayload('tsv', { metrics: { Word: metric(0.5, 0.5, 0.5) } });
+    assert.equal(scoredStatusText(tsv), '$(graph) Word 50.00');
+    const labels = fullPayload('labels', { metrics: { MacroF1: single(0.7), Accuracy: single(0.912) } });
+    assert.equal(scoredStatusText(labels), '$(graph) Accuracy 91.20');
+  });
+
+  it('adds the non-zero counts of unparsed, refused and low-confidence, and leaves zeros out', () => {
+    const payload = fullPayload('conllu', {
+      metrics: { LAS: metric(0.8, 0.8, 0.8), UAS: metric(0.9, 0.9, 0.9) },
+      counts: { sentences: 40, unparsed: 1, refused: 2, lowConfidence: 17 },
+    });
+    assert.equal(scoredStatusText(payload), '$(graph) LAS 80.00 UAS 90.00 | 1 unparsed, 2 refused, 17 low-conf');
+    const onlyLow = { ...payload, counts: { ...NO_PROBLEMS, lowConfidence: 3 } };
+    assert.equal(scoredStatusText(onlyLow), '$(graph) LAS 80.00 UAS 90.00 | 3 low-conf');
+  });
+
+  it('shows no figure without gold, but still the counts', () => {
+    const payload = fullPayload('conllu', {
+      gold: null, metrics: {}, counts: { sentences: 6, unparsed: 1, refused: 1, lowConfidence: 9 },
+    });
+    const text = scoredStatusText(payload);
+    assert.equal(text, '$(graph) no gold | 1 unparsed, 1 refused, 9 low-conf');
+    assert.doesNotMatch(text, /\d+\.\d\d/);
+  });
+
+  it('says "no score" rather than inventing figures when gold exists but the main metrics are absent', () => {
+    const payload = fullPayload('conllu', { metrics: { Tokens: metric(1, 1, 1) } });
+    assert.equal(scoredStatusText(payload), '$(graph) no score');
+  });
+});
+
+describe('main figures', () => {
+  it('takes F1 of the format\'s main metrics, skipping missing ones', () => {
+    const payload = fullPayload('conllu', { metrics: { UAS: metric(0.1, 0.2, 0.3) } });
+    assert.deepEqual(mainFigures(payload), [{ name: 'UAS', value: 0.3 }]);
+  });
+});
+
+describe('tooltip', () => {
+  it('has a P/R/F1 row for every metric, in the report\'s order, then unknown metrics', () => {
+    const payload = fullPayload('conllu');
+    payload.metrics['Custom'] = metric(0.1, 0.2, 0.3);
+    const tooltip = scoreTooltip(payload);
+    const rows = tooltip.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| Metric'));
+    assert.deepEqual(rows.map((row) => row.split('|')[1]!.trim()), [
+      'Tokens', 'Sentences', 'Words', 'UPOS', 'XPOS', 'UFeats', 'AllTags', 'Lemmas',
+      'UAS', 'LAS', 'CLAS', 'MLAS', 'BLEX', 'ELAS', 'EULAS', 'Custom',
+    ]);
+    assert.match(tooltip, /^\| Metric \| Precision \| Recall \| F1 \|$/m);
+    // Tokens is metric 0: 0.5 / 0.501 / 0.502.
+    assert.match(tooltip, /^\| Tokens \| 50\.00 \| 50\.10 \| 50\.20 \|$/m);
+    assert.match(tooltip, /^\| Custom \| 10\.00 \| 20\.00 \| 30\.00 \|$/m);
+  });
+
+  it('names the file and its gold, and all four counts', () => {
+    const payload = fullPayload('conllu', {
+      uri: 'file:///w/my%20pred.conllu',
+      gold: 'file:///w/gold/my_gold.conllu',
+      counts: { sentences: 12, unparsed: 0, refused: 3, lowConfidence: 4 },
+    });
+    const tooltip = scoreTooltip(payload);
+    assert.match(tooltip, /my pred\\\.conllu against my\\_gold\\\.conllu/);
+    assert.match(tooltip, /Sentences: 12 · unparsed: 0 · refused by the official scorer: 3 · low confidence: 4/);
+    assert.match(tooltip, /Click for the full report/);
+  });
+
+  it('uses one value column for labels, whose metrics are single-valued', () => {
+    const tooltip = scoreTooltip(fullPayload('labels'));
+    assert.match(tooltip, /^\| Metric \| Value \|$/m);
+    assert.match(tooltip, /^\| Accuracy \| 50\.00 \|$/m);
+    assert.doesNotMatch(tooltip, /Precision/);
+  });
+
+  it('without gold, tells how to pair this very file with gold instead of a table', () => {
+    const tooltip = scoreTooltip(fullPayload('space', { uri: 'file:///w/seg/out.txt', gold: null, metrics: {} }));
+    assert.match(tooltip, /no gold/);
+    assert.match(tooltip, /out\\\.gold\\\.txt/);
+    assert.match(tooltip, /annoscore\.toml/);
+    assert.doesNotMatch(tooltip, /\| Metric/);
+  });
+});
+
+describe('status states', () => {
+  it('is hidden for documents annoscore does not score', () => {
+    assert.equal(statusView({ kind: 'hidden' }).visible, false);
+  });
+
+  it('says it is scoring until the first score arrives', () => {
+    const view = statusView({ kind: 'waiting', uri: 'file:///w/a.conllu' });
+    assert.equal(view.visible, true);
+    assert.match(view.text, /scoring/);
+    assert.equal(view.warning, false);
+  });
+
+  it('warns when the server is not running, with the reason in the tooltip', () => {
+    const view = statusView({ kind: 'serverNotRunning', reason: 'annoscore was not found' });
+    assert.equal(view.warning, true);
+    assert.match(view.text, /server not running/);
+    assert.match(view.tooltip, /annoscore was not found/);
+    assert.match(view.tooltip, /Restart Server/);
+  });
+
+  it('shows the scored text and tooltip for a payload', () => {
+    const payload = fullPayload('labels');
+    const view = statusView({ kind: 'scored', payload });
+    assert.equal(view.text, scoredStatusText(payload));
+    assert.equal(view.tooltip, scoreTooltip(payload));
+  });
+});
+
+describe('helpers', () => {
+  it('orders known metrics by the report and keeps unknown ones in arrival order', () => {
+    const payload = fullPayload('space', { metrics: { zeta: single(0), TaggedWord: single(0), alpha: single(0), Word: single(0) } });
+    assert.deepEqual(orderedMetrics(payload).map(([name]) => name), ['Word', 'TaggedWord', 'zeta', 'alpha']);
+  });
+
+  it('takes the decoded last path segment of a URI', () => {
+    assert.equal(uriBaseName('file:///c%3A/data/a%20b.conllu'), 'a b.conllu');
+    assert.equal(uriBaseName('untitled:Untitled-1'), 'Untitled-1');
+    assert.equal(uriBaseName('file:///x/y.conllu?query#frag'), 'y.conllu');
+  });
+
+  it('escapes Markdown so file names show literally', () => {
+    assert.equal(escapeMarkdown('a_b|c*d'), 'a\\_b\\|c\\*d');
+  });
+});
