@@ -17,7 +17,12 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(log);
 
   // The controller decides which documents are annoscore's; the status bar asks it.
-  const statusBar: ScoreStatusBar = new ScoreStatusBar((document) => server.isAnnoscoreDocument(document));
+  const statusBar: ScoreStatusBar = new ScoreStatusBar((document) => {
+    if (document.uri.scheme === REPORT_SCHEME) {
+      return uriKey(ReportDocuments.sourceUri(document.uri));
+    }
+    return server.isAnnoscoreDocument(document) ? uriKey(document.uri) : undefined;
+  });
   const reports = new ReportDocuments((uri) => server.requestReport(uri));
   const server: ServerController = new ServerController(log, statusBar, (payload) => {
     statusBar.setPayload(payload);

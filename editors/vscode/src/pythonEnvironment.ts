@@ -57,7 +57,8 @@ export async function selectedInterpreter(
     try {
       const active = api.environments.getActiveEnvironmentPath(resource);
       const resolved = await api.environments.resolveEnvironment(active);
-      const executable = resolved?.executable.uri?.fsPath ?? active.path;
+      // Without an executable (a conda env without Python, say) active.path is a folder: not usable.
+      const executable = resolved?.executable.uri?.fsPath;
       if (executable) {
         return { path: executable, origin: 'the Python extension' };
       }

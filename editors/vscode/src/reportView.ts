@@ -26,20 +26,27 @@ export class ReportDocuments implements vscode.TextDocumentContentProvider, vsco
     });
   }
 
+  /** The scored file a report URI is about. */
+  static sourceUri(reportUri: vscode.Uri): string {
+    return reportUri.query;
+  }
+
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const known = this.texts.get(uri.toString());
     if (known !== undefined) {
       return known;
     }
     // Reopened after the window reloaded: ask the server again.
-    return (await this.fetchReport(uri.query)) ?? `No annoscore report for ${uri.query}.`;
+    const sourceUri = ReportDocuments.sourceUri(uri);
+    return (await this.fetchReport(sourceUri)) ?? `No annoscore report for ${sourceUri}.`;
   }
 
   /** Fetches the report and shows it beside the scored file. */
   async show(sourceUri: string): Promise<void> {
     const text = await this.fetchReport(sourceUri);
     if (text === undefined) {
-      void vscode.window.showWarningMessage(`annoscore: no report for ${uriBaseName(sourceUri)} yet.`);
+      void vscode.window.showWarningMessage(
+        `annoscore: no report for ${uriBaseName(sourceUri)} yet (is the server running? See the annoscore output channel).`);
       return;
     }
     const reportUri = ReportDocuments.reportUri(sourceUri);

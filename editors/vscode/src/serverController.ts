@@ -274,7 +274,6 @@ export class ServerController implements vscode.Disposable {
 
   async requestReport(uri: string): Promise<string | undefined> {
     if (this.client === undefined || !this.isRunning()) {
-      void vscode.window.showWarningMessage('annoscore: the server is not running; see the annoscore output channel.');
       return undefined;
     }
     try {

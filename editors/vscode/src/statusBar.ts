@@ -20,7 +20,12 @@ export class ScoreStatusBar implements vscode.Disposable {
   /** The annoscore document the item is about; kept while focus is on a panel or a report. */
   private currentUri: string | undefined;
 
-  constructor(private readonly isAnnoscoreDocument: (document: vscode.TextDocument) => boolean) {
+  /**
+   * @param scoredUriOf the URI (uriKey form) whose score a document stands for:
+   *   its own for an annoscore document, the scored file's for its report,
+   *   undefined for any other document.
+   */
+  constructor(private readonly scoredUriOf: (document: vscode.TextDocument) => string | undefined) {
     this.item = vscode.window.createStatusBarItem('annoscore.score', vscode.StatusBarAlignment.Left, 100);
     this.item.name = 'annoscore score';
     this.item.command = SHOW_REPORT_COMMAND;
@@ -54,8 +59,7 @@ export class ScoreStatusBar implements vscode.Disposable {
   /** Follows the active editor; a non-annoscore editor hides the item, no editor keeps it. */
   followEditor(editor: vscode.TextEditor | undefined): void {
     if (editor !== undefined) {
-      const { document } = editor;
-      this.currentUri = this.isAnnoscoreDocument(document) ? uriKey(document.uri) : undefined;
+      this.currentUri = this.scoredUriOf(editor.document);
     }
     this.render();
   }
@@ -67,9 +71,7 @@ export class ScoreStatusBar implements vscode.Disposable {
       return;
     }
     this.item.text = view.text;
-    const tooltip = new vscode.MarkdownString(view.tooltip);
-    tooltip.supportThemeIcons = true;
-    this.item.tooltip = tooltip;
+    this.item.tooltip = new vscode.MarkdownString(view.tooltip);
     this.item.backgroundColor = view.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.show();
   }

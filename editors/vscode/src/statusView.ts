@@ -10,7 +10,7 @@ export type StatusState =
   | { kind: 'hidden' }
   /** The server could not be started (or stopped); `reason` is one line. */
   | { kind: 'serverNotRunning'; reason: string }
-  /** An annoscore document whose first score has not arrived yet. */
+  /** An annoscore document whose first score has not arrived (or the server has none). */
   | { kind: 'waiting'; uri: string }
   | { kind: 'scored'; payload: ScorePayload };
 
@@ -40,8 +40,10 @@ export function statusView(state: StatusState): StatusView {
     case 'waiting':
       return {
         visible: true,
-        text: `${ICON} annoscore: scoring…`,
-        tooltip: `**annoscore** is scoring ${escapeMarkdown(uriBaseName(state.uri))}.`,
+        text: `${ICON} not scored yet`,
+        tooltip: `**annoscore** has not scored ${escapeMarkdown(uriBaseName(state.uri))} yet. ` +
+          'Files are scored when opened and saved (or as you type, with `annoscore.run` set to `onType`); ' +
+          'run **annoscore: Rescore File** to score it now.',
         warning: false,
       };
     case 'scored':

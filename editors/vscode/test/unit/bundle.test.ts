@@ -3,29 +3,19 @@
 // node_modules), so everything else must be inside it.
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import Module, { builtinModules } from 'node:module';
-import * as os from 'node:os';
-import * as path from 'node:path';
+import { builtinModules } from 'node:module';
 import { after, before, describe, it } from 'node:test';
-import { PACKAGE_ROOT } from '../support/paths';
+import { BuiltBundle, buildBundle, loadBundle, manifest } from '../support/bundle';
 
-const manifest = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8'));
-let outDir: string;
-let bundlePath: string;
+let bundle: BuiltBundle;
 
 before(() => {
-  outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'annoscore-bundle-'));
-  bundlePath = path.join(outDir, 'extension.js');
-  // The package.json bundle script, with the output moved to a temporary folder.
-  const script: string = manifest.scripts.bundle;
-  const args = script.split(/\s+/).slice(1).map((arg) => (arg.startsWith('--outfile=') ? `--outfile=${bundlePath}` : arg));
-  execFileSync(path.join(PACKAGE_ROOT, 'node_modules', '.bin', 'esbuild'), args, { cwd: PACKAGE_ROOT, stdio: 'pipe' });
+  bundle = buildBundle();
 });
 
 after(() => {
-  fs.rmSync(outDir, { recursive: true, force: true });
+  bundle.remove();
 });
 
 describe('extension bundle', () => {
@@ -36,29 +26,20 @@ describe('extension bundle', () => {
 
   it('loads with only vscode and node built-ins, and exports activate and deactivate', () => {
     const required = new Set<string>();
-    const loader = Module as unknown as { _load: (request: string, parent: unknown, isMain: boolean) => unknown };
-    const originalLoad = loader._load;
-    loader._load = (request, parent, isMain) => {
-      if (parent !== null && (parent as { filename?: string }).filename === bundlePath) {
-        required.add(request);
-        if (request === 'vscode') {
-          // vscode-languageclient subclasses vscode classes when it loads; activate() is not called.
-          return new Proxy({}, { get: () => class FakeVscodeClass {} });
-        }
-        const name = request.replace(/^node:/, '');
-        assert.ok(builtinModules.includes(name), `the bundle requires "${request}", which a .vsix without node_modules lacks`);
+    const exported = loadBundle(bundle.path, (request) => {
+      required.add(request);
+      if (request === 'vscode') {
+        // vscode-languageclient subclasses vscode classes when it loads; activate() is not called.
+        return new Proxy({}, { get: () => class FakeVscodeClass {} });
       }
-      return originalLoad(request, parent, isMain);
-    };
-    try {
-      const exported = require(bundlePath) as Record<string, unknown>;
-      assert.equal(typeof exported.activate, 'function');
-      assert.equal(typeof exported.deactivate, 'function');
-    } finally {
-      loader._load = originalLoad;
-    }
+      const name = request.replace(/^node:/, '');
+      assert.ok(builtinModules.includes(name), `the bundle requires "${request}", which a .vsix without node_modules lacks`);
+      return undefined;
+    });
+    assert.equal(typeof exported.activate, 'function');
+    assert.equal(typeof exported.deactivate, 'function');
     assert.ok(required.has('vscode'), 'the bundle uses the vscode API');
-    const bundle = fs.readFileSync(bundlePath, 'utf8');
-    assert.match(bundle, /annoscore\/score/, 'the score notification handler is in the bundle');
+    const text = fs.readFileSync(bundle.path, 'utf8');
+    assert.match(text, /annoscore\/score/, 'the score notification handler is in the bundle');
   });
 });

@@ -102,10 +102,12 @@ describe('status states', () => {
     assert.equal(statusView({ kind: 'hidden' }).visible, false);
   });
 
-  it('says it is scoring until the first score arrives', () => {
+  it('says the file is not scored yet until the first score arrives, and how to score it', () => {
     const view = statusView({ kind: 'waiting', uri: 'file:///w/a.conllu' });
     assert.equal(view.visible, true);
-    assert.match(view.text, /scoring/);
+    assert.match(view.text, /not scored yet/);
+    assert.match(view.tooltip, /a\\\.conllu/);
+    assert.match(view.tooltip, /Rescore File/);
     assert.equal(view.warning, false);
   });
 
