@@ -21,6 +21,8 @@ from .sentence import HEAD, Sentence
 
 def tree_problems(sentence: Sentence) -> list[Problem]:
     """Problems of the sentence's tree, with lines relative to the sentence."""
+    if sentence.tree_ok:
+        return []
     heads = sentence.heads
     n = len(heads)
     if not n:

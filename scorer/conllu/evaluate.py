@@ -18,9 +18,11 @@ gold's.
 
 from __future__ import annotations
 
+import gc
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from ..problems import Problem
 from ..stats import CalibrationTable, ThresholdReport
@@ -31,8 +33,8 @@ from .gold import GoldFile
 from .pairing import MISSING, PAIRED, UNMATCHED, Chunk, Mismatch, SentencePairer
 from .reader import ConlluFileReader
 from .score import (
-    ALLTAGS_ALL_OK, DEPREL_FULL_OK, FEATS_ALL_OK, HEAD_OK, LEMMA_OK, METRIC_BITS, UPOS_OK, XPOS_OK,
-    GOLD_CONTENT, ChunkScore, count_identical, same_tokens, score_chunk,
+    DEPREL_FULL_OK, FEATS_ALL_OK, HEAD_OK, LEMMA_OK, METRIC_BITS, UPOS_OK, XPOS_OK,
+    ChunkScore, count_identical, count_identical_many, identity_ready, score_chunk,
 )
 from .sentence import Sentence
 
@@ -41,7 +43,6 @@ from .sentence import Sentence
 # its subtype.
 CELL_BITS = {"UPOS": UPOS_OK, "XPOS": XPOS_OK, "LEMMA": LEMMA_OK, "FEATS": FEATS_ALL_OK,
              "HEAD": HEAD_OK, "DEPREL": DEPREL_FULL_OK}
-del ALLTAGS_ALL_OK
 
 CONTENT_ONLY_METRICS = ("CLAS", "MLAS", "BLEX")
 # Called with each chunk's gold and system sentences once it is counted.
@@ -108,6 +109,13 @@ class ConlluResult:
     # Per gold word, in gold order: True/False for outcome_metric; None for a
     # word that metric does not score (CLAS etc. skip function words).
     outcomes: list[bool | None] | None = None
+    # SHA-256 of the inputs when they were read whole.
+    system_sha256: str | None = None
+    gold_sha256: str | None = None
+    # For scoring a file in parts (see server.parallel): whether the last
+    # chunk's alignment ended with words left over, and gold's sent_ids.
+    ended_unclean: bool = False
+    gold_ids: set[str] | None = None
 
     @property
     def official_would_refuse(self) -> bool:
@@ -123,10 +131,8 @@ def _ref(sentence: Sentence, reasons: Sequence[Problem] = ()) -> SentenceRef:
 def chunk_counts(gold: Sequence[Sentence], system: Sequence[Sentence], details: bool = False) -> ChunkScore:
     """Counts of one chunk: the fast path when one sentence pairs with one
     sentence of the same tokens, else alignment word by word."""
-    if not details and len(gold) == 1 and len(system) == 1 and same_tokens(gold[0], system[0]):
-        counts = count_identical(gold[0], system[0])
-        if counts is not None:
-            return ChunkScore(counts, True)
+    if not details and len(gold) == 1 and len(system) == 1 and identity_ready(gold[0], system[0]):
+        return ChunkScore(count_identical(gold[0], system[0]), True)  # type: ignore[arg-type]
     return score_chunk(gold, system, details)
 
 
@@ -147,6 +153,9 @@ class ConlluEvaluator:
         if options.threshold is not None:
             self.result.threshold = ThresholdReport(options.threshold)
         self._outcomes: dict[int, list[bool | None]] = {}
+        # Pairs of sentences with the same tokens, counted together (see
+        # score.count_identical_many) when enough have gathered.
+        self._identical: list[tuple[Sentence, Sentence]] = []
         self._conf: dict[int, list[dict[str, float] | None]] = {}  # per system sentence id()
 
     # --- gold ------------------------------------------------------------------
@@ -180,7 +189,9 @@ class ConlluEvaluator:
     def finish(self, system_file_problems: list[Problem]) -> ConlluResult:
         for chunk in self.pairer.finish():
             self._handle(chunk)
+        self.result.ended_unclean = self._held is not None
         self._flush_held()
+        self._flush_identical()
         result = self.result
         result.gold_sentences = self.gold.count()
         result.system_file_problems = system_file_problems
@@ -206,6 +217,11 @@ class ConlluEvaluator:
                 self._held = None
             else:
                 gold_indices, system = chunk.gold, chunk.system
+                if len(gold_indices) == 1 and len(system) == 1 and not self._details:
+                    gold = self.gold.get(gold_indices[0])
+                    if identity_ready(gold, system[0]):
+                        self._add_identical(gold_indices[0], gold, system[0])
+                        return
             self._count(gold_indices, system, final=False)
         elif chunk.kind == UNMATCHED:
             self._flush_held()
@@ -249,6 +265,21 @@ class ConlluEvaluator:
 
     def _add(self, counts: Counts) -> None:
         self.result.counts += counts
+
+    def _add_identical(self, index: int, gold: Sentence, system: Sentence) -> None:
+        self._identical.append((gold, system))
+        if self.chunk_sink is not None:
+            self.chunk_sink([gold], [system])
+        self.result.scored_gold_sentences += 1
+        self.result.scored_system_sentences += 1
+        self.gold.release(index)
+        if len(self._identical) >= 256:
+            self._flush_identical()
+
+    def _flush_identical(self) -> None:
+        if self._identical:
+            self._add(count_identical_many(self._identical))
+            self._identical = []
 
     # --- per-word details ------------------------------------------------------
 
@@ -315,21 +346,81 @@ def _content_flags(sentence: Sentence) -> list[bool]:
 ProgressCallback = Callable[[int, int], None]
 
 
+Part = tuple[int, "int | None", int]  # start byte, end byte (None: to the end), first line
+
+
 def evaluate_files(system_path: str | os.PathLike[str], gold_path: str | os.PathLike[str],
                    options: ConlluOptions | None = None,
                    progress: ProgressCallback | None = None,
-                   chunk_sink: ChunkSink | None = None) -> ConlluResult:
+                   chunk_sink: ChunkSink | None = None,
+                   system_part: Part | None = None, gold_part: Part | None = None) -> ConlluResult:
     """Score a system file against a gold file.  Raises OSError and
-    reader.BinaryFileError for files that cannot be read at all."""
+    reader.BinaryFileError for files that cannot be read at all.
+
+    ``system_part`` and ``gold_part`` score a part of each file (see
+    server.parallel, which checks that the parts can be scored apart).
+    """
     options = options or ConlluOptions()
     evaluator_ref: list[ConlluEvaluator] = []
-    gold = GoldFile(gold_path, on_sentence=lambda i, s: evaluator_ref[0].on_gold_sentence(i, s))
+    gold = GoldFile(gold_path, on_sentence=lambda i, s: evaluator_ref[0].on_gold_sentence(i, s),
+                    part=gold_part)
     evaluator = ConlluEvaluator(gold, options, chunk_sink)
     evaluator_ref.append(evaluator)
-    reader = ConlluFileReader(system_path)
-    total = os.path.getsize(system_path) if progress else 0
-    for n, sentence in enumerate(reader):
-        evaluator.feed(sentence)
-        if progress is not None and n % 512 == 0:
-            progress(reader.bytes_read, total)
-    return evaluator.finish(reader.problems)
+    start, end, first_line = system_part or (0, None, 0)
+    reader = ConlluFileReader(system_path, start=start, end=end, first_line=first_line)
+    total = (end if end is not None else os.path.getsize(system_path)) - start if progress else 0
+    with gc_paused():
+        for n, sentence in enumerate(reader):
+            evaluator.feed(sentence)
+            if progress is not None and n % 512 == 0:
+                progress(reader.bytes_read - start, total)
+        result = evaluator.finish(reader.problems)
+    result.system_sha256 = reader.sha256
+    result.gold_sha256 = gold.reader.sha256
+    if system_part is not None:
+        result.gold_ids = {i for i in gold.sent_ids if i is not None}
+    return result
+
+
+def merge_results(parts: list[ConlluResult]) -> ConlluResult:
+    """One result from the results of consecutive parts of the same files."""
+    first = parts[0]
+    merged = ConlluResult(Counts(), first.options)
+    for part in parts:
+        merged.counts += part.counts
+        for name in ("gold_sentences", "system_sentences", "scored_system_sentences",
+                     "scored_gold_sentences"):
+            setattr(merged, name, getattr(merged, name) + getattr(part, name))
+        for name in ("missing", "unparsed", "refused", "gold_refused", "unmatched", "excluded",
+                     "conf_problems"):
+            mine, theirs = getattr(merged, name), getattr(part, name)
+            mine.count += theirs.count
+            mine.items.extend(theirs.items[:max(0, LISTED - len(mine.items))])
+        merged.system_file_problems += part.system_file_problems
+        merged.gold_file_problems += part.gold_file_problems
+        if part.calibration is not None:
+            if merged.calibration is None:
+                merged.calibration = CalibrationTable()
+            merged.calibration.merge(part.calibration)
+        if part.threshold is not None:
+            if merged.threshold is None:
+                merged.threshold = ThresholdReport(part.threshold.threshold)
+            merged.threshold.merge(part.threshold)
+        if part.outcomes is not None:
+            merged.outcomes = (merged.outcomes or []) + part.outcomes
+    merged.ended_unclean = parts[-1].ended_unclean
+    return merged
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while reading: the reader makes millions of
+    short-lived lists and no cycles, and the collector's passes over them cost
+    a quarter of the time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

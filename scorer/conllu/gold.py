@@ -20,8 +20,10 @@ PARSED_WINDOW = 2048
 
 class GoldFile:
     def __init__(self, path: str | os.PathLike[str],
-                 on_sentence: Callable[[int, Sentence], None] | None = None) -> None:
-        self.reader = ConlluFileReader(path)
+                 on_sentence: Callable[[int, Sentence], None] | None = None,
+                 part: tuple[int, int | None, int] | None = None) -> None:
+        start, end, first_line = part or (0, None, 0)
+        self.reader = ConlluFileReader(path, start=start, end=end, first_line=first_line)
         self._sentences: Iterator[Sentence] = iter(self.reader)
         self.on_sentence = on_sentence
         self.sent_ids: list[str | None] = []

@@ -29,6 +29,7 @@ refuses a file is reported as a problem with ``refuses=True``.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
 import re
@@ -95,11 +96,12 @@ class BlockSplitter:
     rest.  ``problems`` collects what was found, with absolute lines.
     """
 
-    def __init__(self, first_line: int = 0) -> None:
+    def __init__(self, first_line: int = 0, at_file_start: bool = True) -> None:
         self.line = first_line
         self.problems: list[Problem] = []
         self._pending = ""
-        self._started = False
+        # A byte-order mark only counts at the very start of a file.
+        self._started = not at_file_start
 
     def feed(self, chunk: str) -> list[tuple[int, str]]:
         if not self._started and chunk:
@@ -359,8 +361,13 @@ def _select(rows_columns: list[list[str]], rows: list[int]) -> list[list[str]]:
     return [list(pick(column)) for column in rows_columns]
 
 
+_KNOWN_COMMENTS = ("# sent_id", "#sent_id", "# text", "#text")
+
+
 def _read_comments(sentence: Sentence) -> None:
     for comment in sentence.comments:
+        if not comment.startswith(_KNOWN_COMMENTS):
+            continue
         key, sep, value = comment[1:].partition("=")
         if not sep:
             continue
@@ -579,7 +586,6 @@ def parse_deps(deps: str) -> tuple[tuple[int | None, tuple[str, ...]], ...]:
     return tuple(edges)
 
 
-@lru_cache(maxsize=1 << 16)
 def _deps_extent(deps: str) -> int:
     """The largest head in a DEPS value, -1 if it cannot be read, -2 if a head is negative."""
     try:
@@ -592,9 +598,22 @@ def _deps_extent(deps: str) -> int:
     return max(heads, default=0)
 
 
+class _DepsExtents(dict):
+    """Memo of `_deps_extent` (lookups of known values stay at C speed)."""
+
+    def __missing__(self, deps: str) -> int:
+        if len(self) > 1 << 18:
+            self.clear()
+        value = self[deps] = _deps_extent(deps)
+        return value
+
+
+_DEPS_EXTENTS = _DepsExtents()
+
+
 def _check_deps(sentence: Sentence) -> None:
     n = len(sentence.form)
-    extents = list(map(_deps_extent, sentence.deps))
+    extents = list(map(_DEPS_EXTENTS.__getitem__, sentence.deps))
     if min(extents) >= 0 and max(extents) <= n:
         return
     for i, extent in enumerate(extents):
@@ -661,35 +680,76 @@ def read_text(text: str) -> ConlluDocument:
     return ConlluDocument(sentences, problems + block_problems)
 
 
+class _ByteRange(io.RawIOBase):
+    """Bytes ``start`` to ``end`` of a file, hashed on the way when asked
+    (so that a signature needs no second pass over a large file)."""
+
+    def __init__(self, raw: io.BufferedReader, start: int, end: int | None, digest=None) -> None:
+        super().__init__()
+        self.raw = raw
+        self.remaining = None if end is None else end - start
+        self.digest = digest
+        self.position = start
+        raw.seek(start)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        view = memoryview(buffer)
+        if self.remaining is not None:
+            view = view[:self.remaining]
+        n = self.raw.readinto(view)
+        if n:
+            if self.remaining is not None:
+                self.remaining -= n
+            if self.digest is not None:
+                self.digest.update(view[:n])
+            self.position += n
+        return n
+
+
 class ConlluFileReader:
     """Streams the sentences of a file, collecting file-level problems.
 
     Iterate over it for sentences; ``problems`` is complete once the
     iteration ends.  Raises `BinaryFileError` early on a binary file and
     OSError when the file cannot be read.
+
+    ``start``/``end`` (byte offsets, at sentence boundaries) and
+    ``first_line`` read part of a file, for scoring in parallel.  Reading a
+    whole file also computes its SHA-256 (``sha256``).
     """
 
-    def __init__(self, path: str | os.PathLike[str], chunk_size: int = CHUNK_SIZE) -> None:
+    def __init__(self, path: str | os.PathLike[str], chunk_size: int = CHUNK_SIZE,
+                 start: int = 0, end: int | None = None, first_line: int = 0) -> None:
         self.path = os.fspath(path)
         self.chunk_size = chunk_size
+        self.start, self.end, self.first_line = start, end, first_line
         self.problems: list[Problem] = []
         self.bytes_read = 0
+        self.sha256: str | None = None
 
     def __iter__(self) -> Iterator[Sentence]:
-        splitter = BlockSplitter()
+        whole = self.start == 0 and self.end is None
+        splitter = BlockSplitter(self.first_line, at_file_start=self.start == 0)
+        digest = hashlib.sha256() if whole else None
         with open(self.path, "rb") as raw:
             head = raw.read(8192)
             if b"\x00" in head:
                 raise BinaryFileError(f"{self.path}: not a text file (it has NUL bytes)")
-            raw.seek(0)
-            stream = io.TextIOWrapper(raw, encoding="utf-8", errors="surrogateescape", newline=None)
+            part = _ByteRange(raw, self.start, self.end, digest)
+            stream = io.TextIOWrapper(io.BufferedReader(part, 1 << 16), encoding="utf-8",
+                                      errors="surrogateescape", newline=None)
             while True:
                 chunk = stream.read(self.chunk_size)
-                self.bytes_read = raw.tell()
+                self.bytes_read = part.position
                 if not chunk:
                     break
                 yield from self._parse(splitter.feed(chunk))
             yield from self._parse(splitter.finish())
+        if digest is not None:
+            self.sha256 = digest.hexdigest()
         self.problems = splitter.problems + self.problems
         self.problems.sort(key=lambda p: (p.line, p.start))
 

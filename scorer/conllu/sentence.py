@@ -34,7 +34,7 @@ class Sentence:
     __slots__ = (
         "first_line", "n_lines", "comments", "sent_id", "text",
         "form", "lemma", "upos", "xpos", "feats", "head", "deprel", "deps", "misc",
-        "word_line", "heads", "mwts", "empty_lines", "chars", "problems", "body", "_lines",
+        "word_line", "heads", "mwts", "empty_lines", "chars", "problems", "body", "_lines", "tree_ok",
     )
 
     def __init__(self) -> None:
@@ -66,6 +66,9 @@ class Sentence:
         # The block's text as read; its lines give cell positions for diagnostics.
         self.body = ""
         self._lines: list[str] | None = None
+        # True when the HEADs are known to form a tree (set by the batch
+        # reader); None when not checked yet.
+        self.tree_ok: bool | None = None
 
     # --- derived views ------------------------------------------------------
 
@@ -81,8 +84,8 @@ class Sentence:
     @property
     def is_unparsed(self) -> bool:
         """Every HEAD is `_`: a parser has not been run on this sentence yet."""
-        return bool(self.heads) and all(h is None for h in self.heads) and all(
-            h == "_" for h in self.head)
+        heads = self.heads
+        return bool(heads) and heads.count(None) == len(heads) and self.head.count("_") == len(heads)
 
     @property
     def has_missing_heads(self) -> bool:

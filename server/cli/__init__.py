@@ -13,10 +13,10 @@ import sys
 
 from scorer import __version__
 
-from . import demo, evaluate
+from . import compare, demo, evaluate
 from .errors import InputError, UsageError
 
-COMMANDS = [evaluate, demo]
+COMMANDS = [evaluate, compare, demo]
 
 
 def build_parser() -> argparse.ArgumentParser:

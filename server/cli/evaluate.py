@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import argparse
 
-from . import evaluate_conllu
+from . import evaluate_conllu, evaluate_labels, evaluate_segmentation
 from .errors import UsageError
 from .inputs import FORMATS, check_input_file, infer_format
 
-RUNNERS = {"conllu": evaluate_conllu.run}
+RUNNERS = {"conllu": evaluate_conllu.run, "space": evaluate_segmentation.run,
+           "tsv": evaluate_segmentation.run, "labels": evaluate_labels.run}
 
 
 def add_parser(subparsers) -> None:
@@ -37,6 +38,8 @@ def add_parser(subparsers) -> None:
                    help="cell accuracy by the confidence in MISC (Conf=), with the calibration error")
     g.add_argument("--threshold", type=float, metavar="T",
                    help="how many cells have confidence below T, and how often they are right")
+    g.add_argument("--jobs", type=int, metavar="N",
+                   help="processes for large files (default: one per core; 1 to turn off)")
     g.add_argument("--official", metavar="PATH",
                    help="also run the official conll18_ud_eval.py at PATH (refused trees repaired "
                         "for that run only) and print its table beside ours")
@@ -51,6 +54,8 @@ def add_parser(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     check_input_file(args.pred, "prediction")
     check_input_file(args.gold, "gold")
+    if getattr(args, "jobs", None) is not None and args.jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
     if args.threshold is not None and not 0.0 <= args.threshold <= 1.0:
         raise UsageError(f"--threshold must be between 0 and 1, not {args.threshold}")
     fmt = infer_format(args.pred, args.format)

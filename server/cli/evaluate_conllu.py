@@ -13,6 +13,7 @@ from scorer.conllu.report import conllu_json, conllu_text
 from scorer.outcomes import OutcomeList
 from scorer.report import Signature
 
+from ..parallel import default_jobs, evaluate_in_parallel
 from .errors import InputError, UsageError
 from .progress import Progress
 
@@ -35,7 +36,7 @@ def options_from(args: argparse.Namespace) -> ConlluOptions:
                          threshold=args.threshold, outcome_metric=metric)
 
 
-def signature_for(args: argparse.Namespace, options: ConlluOptions) -> Signature:
+def signature_for(args: argparse.Namespace, options: ConlluOptions, result=None) -> Signature:
     signature = Signature("conllu", {
         "strict": options.strict,
         "predicted_only": options.predicted_only,
@@ -43,8 +44,8 @@ def signature_for(args: argparse.Namespace, options: ConlluOptions) -> Signature
     })
     if options.threshold is not None:
         signature.options["threshold"] = options.threshold
-    signature.add_file("pred", args.pred)
-    signature.add_file("gold", args.gold)
+    signature.add_file("pred", args.pred, result.system_sha256 if result is not None else None)
+    signature.add_file("gold", args.gold, result.gold_sha256 if result is not None else None)
     return signature
 
 
@@ -56,7 +57,13 @@ def run(args: argparse.Namespace) -> int:
         official = OfficialRun(args.official)
     progress = Progress(f"Scoring {args.pred}", _size(args.pred))
     try:
-        result = evaluate_files(args.pred, args.gold, options, progress.update, official)
+        result = None
+        jobs = args.jobs if args.jobs is not None else default_jobs()
+        if official is None and jobs > 1:
+            progress.note(f"(in {jobs} processes)")
+            result = evaluate_in_parallel(args.pred, args.gold, options, jobs)
+        if result is None:
+            result = evaluate_files(args.pred, args.gold, options, progress.update, official)
     except BinaryFileError as error:
         raise InputError(str(error)) from None
     except UnicodeDecodeError as error:  # pragma: no cover - the reader reports these itself
@@ -65,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"{error.filename}: {error.strerror}") from None
     finally:
         progress.done()
-    signature = signature_for(args, options)
+    signature = signature_for(args, options, result)
     official_table = official.run() if official is not None else None
     if args.save_errors:
         outcomes = OutcomeList.from_bools(

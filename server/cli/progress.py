@@ -16,6 +16,14 @@ class Progress:
         self._last = 0.0
         self._shown = False
 
+    def note(self, text: str) -> None:
+        """A line without a percentage (work done elsewhere, e.g. in other processes)."""
+        if self.enabled:
+            self._shown = True
+            self.stream.write(f"\r{self.label} {text}")
+            self.stream.flush()
+            self.label = f"{self.label} {text}"
+
     def update(self, done: int, total: int) -> None:
         if not self.enabled or not total:
             return

@@ -1,0 +1,80 @@
+"""Reading files of one item per line (segmentation, labels), the way litsea reads them.
+
+A line ends at ``\\n``; a ``\\r`` right before it goes too, so a CRLF file
+reads like an LF file.  Nothing else is trimmed: spaces, TABs and other
+whitespace at either end stay in the line, because in segmentation files they
+can be tokens.  A final ``\\n`` does not start an empty last line, and a last
+line without ``\\n`` still counts.  This is what Rust's ``BufRead::lines``
+does, which litsea's ``evaluate`` uses; Python's ``str.splitlines`` would
+also split at form feeds, U+2028 and others, so it is not used.
+
+Bytes that are not UTF-8 do not stop the reading: each one becomes a
+surrogate escape (one character, so the rest of the line keeps its
+columns), and the line gets a ``format-encoding`` problem naming the column.
+A UTF-8 byte-order mark at the start is removed, with a warning, because it
+is not part of the text.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+from .problems import Problem, Severity
+
+_SURROGATE = re.compile("[\udc80-\udcff]")
+
+
+@dataclass
+class LineFile:
+    """The lines of a file (without their line ends), and what was wrong with its bytes."""
+
+    lines: list[str]
+    problems: list[Problem] = field(default_factory=list)
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of ``text`` as defined above."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()  # the text ended with a line end (or was empty)
+    return lines
+
+
+def decode_lines(data: bytes) -> LineFile:
+    """Decode UTF-8 bytes into lines, reporting what cannot be decoded."""
+    problems: list[Problem] = []
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+        problems.append(Problem("format-bom", "a byte-order mark at the start of the file was ignored",
+                                0, 0, 1, Severity.WARNING))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("utf-8", errors="surrogateescape")
+    else:
+        return LineFile(split_lines(text), problems)
+    lines = split_lines(text)
+    for number, line in enumerate(lines):
+        if not line.isascii():
+            match = _SURROGATE.search(line)
+            if match:
+                problems.append(Problem(
+                    "format-encoding",
+                    f"not UTF-8: byte 0x{ord(match.group()) - 0xDC00:02X} at column {match.start() + 1}",
+                    number, match.start(), match.start() + 1))
+    return LineFile(lines, problems)
+
+
+def read_lines(path: str | os.PathLike[str]) -> LineFile:
+    """Read a file's lines.  Raises OSError when the file cannot be read at all."""
+    with open(path, "rb") as f:
+        return decode_lines(f.read())
+
+
+def errors(problems: list[Problem]) -> list[Problem]:
+    """The problems that make a file unusable for scoring (not warnings)."""
+    return [p for p in problems if p.severity == Severity.ERROR]

@@ -1,0 +1,1 @@
+"""Word segmentation (and word/UPOS tagging) scored as litsea's ``evaluate`` does."""

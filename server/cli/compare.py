@@ -1,0 +1,108 @@
+"""``annoscore compare A B``: McNemar's exact test on two saved outcome lists.
+
+Reads only the two lists written by ``annoscore evaluate ... --save-errors``
+(no model, no second look at the test set), refuses lists that do not
+describe the same gold items, and prints the 2x2 table, the exact p-value and
+one plain sentence.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from scorer.comparison import Comparison, IncomparableLists, compare_outcomes
+from scorer.outcomes import OutcomeList, OutcomeListError
+from scorer.report import Signature, percent, render_table
+
+from .errors import InputError, UsageError
+from .inputs import check_input_file
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "compare", help="is system A really better than B? (McNemar's exact test on two --save-errors lists)",
+        description="Compare two per-item right/wrong lists saved with `annoscore evaluate ... "
+                    "--save-errors FILE` against the same gold file.")
+    p.add_argument("a", metavar="A", help="the list of system A")
+    p.add_argument("b", metavar="B", help="the list of system B")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="significance level (default 0.05)")
+    p.set_defaults(run=run)
+
+
+def _load(path: str, role: str) -> OutcomeList:
+    check_input_file(path, role)
+    try:
+        return OutcomeList.load(path)
+    except OutcomeListError as error:
+        raise InputError(str(error)) from None
+
+
+def comparison_json(c: Comparison, a: OutcomeList, b: OutcomeList, alpha: float,
+                    signature: Signature) -> dict:
+    return {
+        "both_right": c.both_right,
+        "both_wrong": c.both_wrong,
+        "only_a_wrong": c.only_a_wrong,
+        "only_b_wrong": c.only_b_wrong,
+        "p_value": c.p_value,
+        "significant": c.significant(alpha),
+        "alpha": alpha,
+        "compared": c.compared,
+        "not_scored": c.not_scored,
+        "scored_in_one_list_only": {"a": c.only_a_scored, "b": c.only_b_scored},
+        "accuracy": {"a": c.accuracy_a(), "b": c.accuracy_b()},
+        "format": a.format,
+        "metric": a.metric,
+        "gold": {"path": a.gold_path, "sha256": a.gold_sha256},
+        "a": {"list": signature.files["a"]["path"], "system": a.system_path, "system_sha256": a.system_sha256},
+        "b": {"list": signature.files["b"]["path"], "system": b.system_path, "system_sha256": b.system_sha256},
+        "signature": signature.as_dict(),
+    }
+
+
+def comparison_text(c: Comparison, a: OutcomeList, b: OutcomeList, alpha: float,
+                    signature: Signature) -> str:
+    table = render_table(["", "B right", "B wrong"], [
+        ["A right", f"{c.both_right} (both right)", f"{c.only_b_wrong} (only B wrong, c)"],
+        ["A wrong", f"{c.only_a_wrong} (only A wrong, b)", f"{c.both_wrong} (both wrong)"],
+    ])
+    lines = [f"A: {a.system_path}", f"B: {b.system_path}",
+             f"Gold: {a.gold_path} ({a.format}, {a.metric}, {c.compared} items compared)", "", table, ""]
+    if c.compared:
+        lines.append(f"{a.metric}: A {percent(c.accuracy_a())}, B {percent(c.accuracy_b())} on these items.")
+    lines.append(f"McNemar's exact test: p = {c.p_value:.4f} (b + c = {c.only_a_wrong + c.only_b_wrong}).")
+    lines.append(c.verdict(alpha))
+    if c.not_scored:
+        lines.append(f"Skipped {c.not_scored} items neither list scores.")
+    if c.only_a_scored or c.only_b_scored:
+        lines.append(f"Left out {c.only_a_scored + c.only_b_scored} items only one list scores "
+                     f"(scored in A only: {c.only_a_scored}, in B only: {c.only_b_scored}).")
+    if a.system_sha256 == b.system_sha256:
+        lines.append("Note: both lists are for the same prediction file.")
+    lines += ["", f"Signature: {signature}"]
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 0.0 < args.alpha < 1.0:
+        raise UsageError(f"--alpha must be between 0 and 1, not {args.alpha}")
+    a = _load(args.a, "list A")
+    b = _load(args.b, "list B")
+    try:
+        comparison = compare_outcomes(a, b)
+    except IncomparableLists as error:
+        raise InputError(f"{args.a} and {args.b} cannot be compared: {error}") from None
+    signature = Signature(a.format, {"metric": a.metric, "alpha": args.alpha})
+    signature.add_file("a", args.a)
+    signature.add_file("b", args.b)
+    signature.files["gold"] = {"path": a.gold_path, "sha256": a.gold_sha256}
+    if args.json:
+        json.dump(comparison_json(comparison, a, b, args.alpha, signature), sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    else:
+        print(comparison_text(comparison, a, b, args.alpha, signature))
+    return 0

@@ -1,0 +1,72 @@
+"""The segmentation runner of ``annoscore evaluate`` (``--format space|tsv``, ``--pos``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from scorer.lines import errors
+from scorer.outcomes import OutcomeList
+from scorer.report import Signature
+from scorer.segmentation.evaluate import OUTCOME_METRICS, evaluate_files
+from scorer.segmentation.report import segmentation_json, segmentation_text
+from scorer.segmentation.tokens import SegmentationOptions
+
+from .errors import InputError, UsageError
+from .inputs import infer_format
+from .options import CONLLU_ONLY, outcome_metric, refuse_options
+
+
+def segmentation_format(args: argparse.Namespace) -> str:
+    """The format asked for; when it was inferred from PRED's name, gold's
+    name must not suggest another one."""
+    fmt = infer_format(args.pred, args.format)
+    if args.format is None:
+        try:
+            gold_fmt = infer_format(args.gold, None)
+        except UsageError:
+            return fmt
+        if gold_fmt != fmt:
+            raise UsageError(f"{args.pred} looks like '{fmt}' but {args.gold} like '{gold_fmt}'; "
+                             f"give --format")
+    return fmt
+
+
+def run(args: argparse.Namespace) -> int:
+    fmt = segmentation_format(args)
+    refuse_options(args, fmt, CONLLU_ONLY)
+    metric = outcome_metric(args, OUTCOME_METRICS, "Word")
+    if metric == "TaggedWord" and not args.pos:
+        raise UsageError("--metric TaggedWord needs --pos")
+    options = SegmentationOptions(fmt, args.pos)
+    try:
+        result = evaluate_files(args.pred, args.gold, options, metric)
+    except OSError as error:
+        raise InputError(f"{error.filename}: {error.strerror}") from None
+    for path, problems in ((args.pred, result.system_file_problems), (args.gold, result.gold_file_problems)):
+        bad = errors(problems)
+        if bad:
+            more = f" (and {len(bad) - 1} more lines)" if len(bad) > 1 else ""
+            raise InputError(f"{bad[0].location(path)}: {bad[0].message}{more}")
+    if result.pairing_error is not None:
+        raise InputError(f"{args.pred}:{result.pairing_error.line + 1}: {result.pairing_error.message}")
+
+    signature = Signature(fmt, {"pos": args.pos})
+    signature.add_file("pred", args.pred)
+    signature.add_file("gold", args.gold)
+    if metric is not None:
+        outcomes = OutcomeList(format=fmt + ("+pos" if args.pos else ""), metric=metric,
+                               gold_path=args.gold, gold_sha256=signature.files["gold"]["sha256"],
+                               system_path=args.pred, system_sha256=signature.files["pred"]["sha256"],
+                               outcomes=result.outcomes or "")
+        try:
+            outcomes.save(args.save_errors)
+        except OSError as error:
+            raise InputError(f"{args.save_errors}: cannot write: {error.strerror}") from None
+    if args.json:
+        json.dump(segmentation_json(result, signature), sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    else:
+        print(segmentation_text(result, signature))
+    return 0
