@@ -244,7 +244,6 @@ def parse_block(body: str, first_line: int = 0, careful: bool = False) -> Senten
     sentence = Sentence()
     sentence.first_line = first_line
     sentence.body = body
-    sentence.n_lines = body.count("\n") + 1
     pos = 0
     if body.startswith("#"):
         comments = sentence.comments

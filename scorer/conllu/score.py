@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import chain, compress, repeat
-from operator import and_, attrgetter, eq, or_
+from operator import and_, attrgetter, eq, itemgetter, not_, or_
 from typing import Sequence
 
 from . import counts as C
@@ -253,30 +253,35 @@ def _starts(sentences: Sequence[Sentence]) -> list[int]:
     return starts
 
 
+_EDGES, _EDGE_COUNT, _SELF_ELAS, _SELF_EULAS = (itemgetter(i) for i in range(4))
+
+
 def _count_enhanced_identity(gold_deps: list[str], system_deps: list[str], v: list[int]) -> None:
-    """ELAS/EULAS when word i aligns with word i (heads compare as numbers)."""
+    """ELAS/EULAS when word i aligns with word i (heads compare as numbers).
+
+    A word whose DEPS text equals gold's matches exactly as its gold value
+    matches itself (precomputed per value); only the others need the loop.
+    """
     gold_summary = list(map(DEPS.__getitem__, gold_deps))
-    v[C.EDEPS_GOLD] = sum(s[1] for s in gold_summary)
+    v[C.EDEPS_GOLD] = sum(map(_EDGE_COUNT, gold_summary))
     if gold_deps == system_deps:
         v[C.EDEPS_SYSTEM] = v[C.EDEPS_GOLD]
-        v[C.ELAS] = sum(s[2] for s in gold_summary)
-        v[C.EULAS] = sum(s[3] for s in gold_summary)
+        v[C.ELAS] = sum(map(_SELF_ELAS, gold_summary))
+        v[C.EULAS] = sum(map(_SELF_EULAS, gold_summary))
         return
     system_summary = list(map(DEPS.__getitem__, system_deps))
-    v[C.EDEPS_SYSTEM] = sum(s[1] for s in system_summary)
-    elas = eulas = 0
-    for g, s, gd, sd in zip(gold_summary, system_summary, gold_deps, system_deps):
-        if not g[1] or not s[1]:
-            continue
-        if gd == sd:
-            elas += g[2]
-            eulas += g[3]
-            continue
-        e, u = _match_edges(g[0], s[0], _identity, 0)
-        elas += e
-        eulas += u
-    v[C.ELAS] += elas
-    v[C.EULAS] += eulas
+    v[C.EDEPS_SYSTEM] = sum(map(_EDGE_COUNT, system_summary))
+    same = list(map(eq, gold_deps, system_deps))
+    elas = sum(compress(map(_SELF_ELAS, gold_summary), same))
+    eulas = sum(compress(map(_SELF_EULAS, gold_summary), same))
+    for i in compress(range(len(same)), map(not_, same)):
+        g, s = gold_summary[i], system_summary[i]
+        if g[1] and s[1]:
+            e, u = _match_edges(g[0], s[0], _identity, 0)
+            elas += e
+            eulas += u
+    v[C.ELAS] = elas
+    v[C.EULAS] = eulas
 
 
 def _identity(head: int) -> int:

@@ -32,14 +32,13 @@ class MultiwordToken(NamedTuple):
 
 class Sentence:
     __slots__ = (
-        "first_line", "n_lines", "comments", "sent_id", "text",
+        "first_line", "comments", "sent_id", "text",
         "form", "lemma", "upos", "xpos", "feats", "head", "deprel", "deps", "misc",
         "word_line", "heads", "mwts", "empty_lines", "chars", "problems", "body", "_lines", "tree_ok",
     )
 
     def __init__(self) -> None:
         self.first_line = 0
-        self.n_lines = 0
         self.comments: list[str] = []
         self.sent_id: str | None = None
         self.text: str | None = None
@@ -71,6 +70,10 @@ class Sentence:
         self.tree_ok: bool | None = None
 
     # --- derived views ------------------------------------------------------
+
+    @property
+    def n_lines(self) -> int:
+        return self.body.count("\n") + 1
 
     @property
     def lines(self) -> list[str]:
