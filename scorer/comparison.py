@@ -26,6 +26,11 @@ from .outcomes import OutcomeList
 from .stats import mcnemar_exact
 
 
+def format_p(p: float) -> str:
+    """``p = 0.1155``, or ``p < 0.0001`` rather than a misleading 0.0000."""
+    return "p < 0.0001" if p < 0.0001 else f"p = {p:.4f}"
+
+
 class IncomparableLists(ValueError):
     """Two outcome lists that do not describe the same items."""
 
@@ -66,9 +71,9 @@ class Comparison:
         split = f"A alone is wrong on {b} items, B alone on {c}"
         if p < alpha:
             better = "B" if b > c else "A"
-            return (f"The difference is significant at {alpha:g} (p = {p:.4f}): {better} makes fewer "
+            return (f"The difference is significant at {alpha:g} ({format_p(p)}): {better} makes fewer "
                     f"errors ({split}).")
-        return (f"The difference is not significant at {alpha:g} (p = {p:.4f}): {split}, and a split "
+        return (f"The difference is not significant at {alpha:g} ({format_p(p)}): {split}, and a split "
                 f"like this is plausible by chance, so the data do not show that either system is better.")
 
 

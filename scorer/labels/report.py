@@ -120,7 +120,8 @@ def confusion_lines(result: LabelResult, scores: LabelScores) -> list[str]:
     if len(columns) <= MATRIX_COLUMNS:
         rows = [[gold] + [pairs.get((gold, predicted), 0) or "." for predicted in columns]
                 for gold in rows_labels]
-        return ["Confusion matrix (rows: gold, columns: predicted):",
+        note = "; gold items without a prediction are not in it" if result.counts.unpredicted else ""
+        return [f"Confusion matrix (rows: gold, columns: predicted{note}):",
                 render_table(["gold \\ predicted"] + columns, rows)]
     errors = sorted(((n, gold, predicted) for (gold, predicted), n in pairs.items() if gold != predicted),
                     key=lambda t: (-t[0], t[1], t[2]))

@@ -99,8 +99,8 @@ class _Evaluator:
         if system is not None and system.unknown_tags and system_index is not None:
             assert system_line is not None
             self.result.system_tags.add(system_index, parse_line(system_line, options).problems())
-        if not gold_words:  # no sentence; a predicted line with tokens beside it is extra text
-            if system_words and system_index is not None and system_line is not None:
+        if not gold_words:  # no sentence; predicted text beside it is extra text
+            if system_words and "".join(system_words) and system_index is not None and system_line is not None:
                 self._mismatch(gold_index, system_index, gold_line, system_line)
             return
         if system_line is None or system_words is None or system_index is None:

@@ -112,8 +112,8 @@ def segmentation_text(result: SegmentationResult, signature: Signature) -> str:
             where = f"line {m.line + 1}" + ("" if m.line == m.gold_line else f" (gold line {m.gold_line + 1})")
             lines.append(f"  {where}: {describe_mismatch(m.mismatch)}")
         lines += _more(len(result.mismatched))
-        if result.mismatched and not counts.sentences:
-            lines.append(f"No line could be scored: is --format {result.options.format}"
+        if len(result.mismatched) >= counts.sentences:
+            lines.append(f"Most lines could not be scored: is --format {result.options.format}"
                          f"{' --pos' if result.options.pos else ''} right for these files? "
                          f"(labels files need --format labels)")
     for role, tags in (("prediction", result.system_tags), ("gold", result.gold_tags)):

@@ -197,9 +197,9 @@ def score_line(gold_line: str, predicted_line: str | None,
 
     ``predicted_line`` None means gold's line has no predicted partner: its
     words count against recall.  A gold line without tokens is no sentence:
-    it scores nothing, and a predicted line with tokens beside it is a
-    text mismatch.  Pure and cheap to cache: the result depends only on the
-    two strings and the options.
+    it scores nothing, and a predicted line with text beside it is a text
+    mismatch.  Pure and cheap to cache: the result depends only on the two
+    strings and the options.
     """
     gold = parse_line(gold_line, options)
     n_gold = sum(1 for w in gold.white_space if not w)
@@ -210,7 +210,7 @@ def score_line(gold_line: str, predicted_line: str | None,
         return LineScore(counts_of(raw), (), "0" * n_gold,
                          "0" * n_gold if options.pos else None)
     system = parse_line(predicted_line, options)
-    if not gold.words and not system.words:
+    if not gold.words and not system.text:  # no sentence, and no extra text beside it
         return LineScore(SegmentationCounts())
     mismatch = find_mismatch(system, gold) if gold.words else TextMismatch(
         0, system.word_columns[0][0], system.text[:SNIPPET], "")

@@ -12,7 +12,7 @@ import argparse
 import json
 import sys
 
-from scorer.comparison import Comparison, IncomparableLists, compare_outcomes
+from scorer.comparison import Comparison, IncomparableLists, compare_outcomes, format_p
 from scorer.outcomes import OutcomeList, OutcomeListError
 from scorer.report import Signature, percent, render_table
 
@@ -74,7 +74,7 @@ def comparison_text(c: Comparison, a: OutcomeList, b: OutcomeList, alpha: float,
              f"Gold: {a.gold_path} ({a.format}, {a.metric}, {c.compared} items compared)", "", table, ""]
     if c.compared:
         lines.append(f"{a.metric}: A {percent(c.accuracy_a())}, B {percent(c.accuracy_b())} on these items.")
-    lines.append(f"McNemar's exact test: p = {c.p_value:.4f} (b + c = {c.only_a_wrong + c.only_b_wrong}).")
+    lines.append(f"McNemar's exact test: {format_p(c.p_value)} (b + c = {c.only_a_wrong + c.only_b_wrong}).")
     lines.append(c.verdict(alpha))
     if c.not_scored:
         lines.append(f"Skipped {c.not_scored} items neither list scores.")

@@ -14,7 +14,7 @@ from .errors import UsageError
 # attribute -> how it is spelled on the command line
 CONLLU_ONLY = {"strict": "--strict", "predicted_only": "--predicted-only",
                "annotated_only": "--annotated-only", "calibration": "--calibration",
-               "threshold": "--threshold", "official": "--official"}
+               "threshold": "--threshold", "official": "--official", "jobs": "--jobs"}
 
 
 def refuse_options(args: argparse.Namespace, fmt: str, names: dict[str, str]) -> None:
