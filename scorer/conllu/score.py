@@ -34,8 +34,8 @@ each word's outcome.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import chain, compress, repeat
-from operator import and_, attrgetter, eq, itemgetter, not_, or_
+from itertools import accumulate, chain, compress, repeat
+from operator import and_, attrgetter, eq, itemgetter, mul, not_, or_
 from typing import Sequence
 
 from . import counts as C
@@ -146,7 +146,7 @@ def count_identical(gold: Sentence, system: Sentence) -> Counts | None:
     """
     if not (_clean_heads(gold) and _clean_heads(system)):
         return None
-    return _count_columns([gold], [system])
+    return _count_columns([gold], [system])[0]
 
 
 def count_identical_many(pairs: Sequence[tuple[Sentence, Sentence]]) -> Counts:
@@ -154,7 +154,16 @@ def count_identical_many(pairs: Sequence[tuple[Sentence, Sentence]]) -> Counts:
     computed over the concatenated columns (fewer, longer C-level passes)."""
     if not pairs:
         return Counts()
-    return _count_columns([g for g, _ in pairs], [s for _, s in pairs])
+    return _count_columns([g for g, _ in pairs], [s for _, s in pairs])[0]
+
+
+def count_identical_each(pairs: Sequence[tuple[Sentence, Sentence]]) -> list[Counts]:
+    """`count_identical` of each pair (all `identity_ready`), in one pass over
+    the concatenated columns: per-word results are summed per sentence from
+    running totals."""
+    if not pairs:
+        return []
+    return _count_columns([g for g, _ in pairs], [s for _, s in pairs], each=True)[1]
 
 
 def _joined(sentences: Sequence[Sentence], column: str) -> list:
@@ -163,19 +172,21 @@ def _joined(sentences: Sequence[Sentence], column: str) -> list:
     return list(chain.from_iterable(map(attrgetter(column), sentences)))
 
 
-def _count_columns(golds: Sequence[Sentence], systems: Sequence[Sentence]) -> Counts:
-    """Counts for aligned-by-position sentences, column by column.
+# Per-word values that become counts, in the order of _WORD_VALUES below.
+_WORD_VALUES = (C.UPOS, C.XPOS, C.UFEATS, C.ALLTAGS, C.LEMMAS, C.UAS, C.LAS, C.UFEATS_ALL,
+                C.ALLTAGS_ALL, C.LAS_FULL, C.CONTENT_GOLD, C.CONTENT_SYSTEM, C.CLAS, C.MLAS, C.BLEX,
+                C.EDEPS_GOLD, C.EDEPS_SYSTEM, C.ELAS, C.EULAS)
+
+
+def _count_columns(golds: Sequence[Sentence], systems: Sequence[Sentence],
+                   each: bool = False) -> tuple[Counts, list[Counts]]:
+    """Counts for aligned-by-position sentences, column by column: the total,
+    and with ``each`` the counts of every sentence pair.
 
     Heads are compared as sentence-local numbers, which is right because word
     i aligns with word i in every pair.
     """
-    v = [0] * C.N_VALUES
     n = sum(map(len, golds))
-    n_tokens = n - sum(m.end - m.first - 1 for g in golds if g.mwts for m in g.mwts)
-    v[C.TOKENS_CORRECT] = v[C.TOKENS_GOLD] = v[C.TOKENS_SYSTEM] = n_tokens
-    v[C.SENTENCES_CORRECT] = v[C.SENTENCES_GOLD] = v[C.SENTENCES_SYSTEM] = len(golds)
-    v[C.WORDS_GOLD] = v[C.WORDS_SYSTEM] = v[C.WORDS_ALIGNED] = n
-
     gold_upos, system_upos = _joined(golds, "upos"), _joined(systems, "upos")
     gold_feats, system_feats = _joined(golds, "feats"), _joined(systems, "feats")
     upos = list(map(eq, gold_upos, system_upos))
@@ -184,24 +195,19 @@ def _count_columns(golds: Sequence[Sentence], systems: Sequence[Sentence]) -> Co
     system_uf = list(map(UFEATS.__getitem__, system_feats))
     ufeats = list(map(eq, gold_uf, system_uf))
     tags = list(map(and_, upos, xpos))
-    v[C.UPOS] = sum(upos)
-    v[C.XPOS] = sum(xpos)
-    v[C.UFEATS] = sum(ufeats)
-    v[C.ALLTAGS] = sum(map(and_, tags, ufeats))
+    alltags = list(map(and_, tags, ufeats))
     if gold_feats == system_feats:
-        v[C.UFEATS_ALL] = n
-        v[C.ALLTAGS_ALL] = sum(tags)
+        feats_all: list[bool] = [True] * n
+        alltags_all = tags
     else:
         feats_all = list(map(eq, map(ALL_FEATS.__getitem__, gold_feats),
                              map(ALL_FEATS.__getitem__, system_feats)))
-        v[C.UFEATS_ALL] = sum(feats_all)
-        v[C.ALLTAGS_ALL] = sum(map(and_, tags, feats_all))
+        alltags_all = list(map(and_, tags, feats_all))
 
     gold_lemma = _joined(golds, "lemma")
     lemma = list(map(eq, gold_lemma, _joined(systems, "lemma")))
     if "_" in gold_lemma:
         lemma = [ok or g == "_" for ok, g in zip(lemma, gold_lemma)]
-    v[C.LEMMAS] = sum(lemma)
 
     gold_heads, system_heads = _joined(golds, "heads"), _joined(systems, "heads")
     gold_deprel, system_deprel = _joined(golds, "deprel"), _joined(systems, "deprel")
@@ -209,25 +215,20 @@ def _count_columns(golds: Sequence[Sentence], systems: Sequence[Sentence]) -> Co
     gold_base = list(map(BASE_DEPREL.__getitem__, gold_deprel))
     system_base = list(map(BASE_DEPREL.__getitem__, system_deprel))
     las = list(map(and_, head, map(eq, gold_base, system_base)))
-    v[C.UAS] = sum(head)
-    v[C.LAS] = sum(las)
-    v[C.LAS_FULL] = sum(map(and_, head, map(eq, gold_deprel, system_deprel)))
+    las_full = list(map(and_, head, map(eq, gold_deprel, system_deprel)))
 
     gold_content = list(map(CONTENT_DEPRELS.__contains__, gold_base))
-    v[C.CONTENT_GOLD] = v[C.CONTENT_ALIGNED] = sum(gold_content)
-    v[C.CONTENT_SYSTEM] = sum(map(CONTENT_DEPRELS.__contains__, system_base))
-    v[C.CLAS] = sum(compress(las, gold_content))
-    v[C.BLEX] = sum(compress(map(and_, las, lemma), gold_content))
+    system_content = list(map(CONTENT_DEPRELS.__contains__, system_base))
+    clas = list(map(and_, las, gold_content))
+    blex = list(map(and_, clas, lemma))
     # MLAS: a word's functional children differ when some word x is a
     # functional child on one side and not identical on the other; mark the
     # parents (by position in the joined columns) of every such x.
     gold_functional = list(map(FUNCTIONAL_DEPRELS.__contains__, gold_base))
     system_functional = list(map(FUNCTIONAL_DEPRELS.__contains__, system_base))
-    if len(golds) == 1:
-        offsets = [0] * n
-    else:
-        offsets = list(chain.from_iterable(repeat(start, len(g))
-                                           for start, g in zip(_starts(golds), golds)))
+    starts = _starts(golds)
+    offsets = [0] * n if len(golds) == 1 else list(
+        chain.from_iterable(repeat(start, len(g)) for start, g in zip(starts, golds)))
     broken: set[int] = set()
     for x in compress(range(n), map(or_, gold_functional, system_functional)):
         if not (gold_functional[x] == system_functional[x] and gold_heads[x] == system_heads[x]
@@ -236,13 +237,38 @@ def _count_columns(golds: Sequence[Sentence], systems: Sequence[Sentence]) -> Co
                 broken.add(offsets[x] + gold_heads[x] - 1)
             if system_functional[x] and system_heads[x]:
                 broken.add(offsets[x] + system_heads[x] - 1)
-    mlas = map(and_, map(and_, las, upos), ufeats)
-    if broken:
-        mlas = (ok and i not in broken for i, ok in enumerate(mlas))
-    v[C.MLAS] = sum(compress(mlas, gold_content))
+    mlas = list(map(and_, map(and_, clas, upos), ufeats))
+    for i in broken:
+        mlas[i] = False
 
-    _count_enhanced_identity(_joined(golds, "deps"), _joined(systems, "deps"), v)
-    return Counts(v)
+    edges = _enhanced_identity(_joined(golds, "deps"), _joined(systems, "deps"))
+    per_word = [upos, xpos, ufeats, alltags, lemma, head, las, feats_all, alltags_all, las_full,
+                gold_content, system_content, clas, mlas, blex, *edges]
+
+    tokens_each = [len(g) - sum(m.end - m.first - 1 for m in g.mwts) for g in golds]
+    total = [0] * C.N_VALUES
+    total[C.TOKENS_CORRECT] = total[C.TOKENS_GOLD] = total[C.TOKENS_SYSTEM] = sum(tokens_each)
+    total[C.SENTENCES_CORRECT] = total[C.SENTENCES_GOLD] = total[C.SENTENCES_SYSTEM] = len(golds)
+    total[C.WORDS_GOLD] = total[C.WORDS_SYSTEM] = total[C.WORDS_ALIGNED] = n
+    total[C.CONTENT_ALIGNED] = sum(gold_content)
+    for index, values in zip(_WORD_VALUES, per_word):
+        total[index] = sum(values)
+    if not each:
+        return Counts(total), []
+    # Per pair: running totals of every per-word value, read at sentence ends.
+    running = [[0, *accumulate(values)] for values in per_word]
+    out = []
+    for k, (start, g) in enumerate(zip(starts, golds)):
+        end = start + len(g)
+        v = [0] * C.N_VALUES
+        v[C.TOKENS_CORRECT] = v[C.TOKENS_GOLD] = v[C.TOKENS_SYSTEM] = tokens_each[k]
+        v[C.SENTENCES_CORRECT] = v[C.SENTENCES_GOLD] = v[C.SENTENCES_SYSTEM] = 1
+        v[C.WORDS_GOLD] = v[C.WORDS_SYSTEM] = v[C.WORDS_ALIGNED] = len(g)
+        for index, sums in zip(_WORD_VALUES, running):
+            v[index] = sums[end] - sums[start]
+        v[C.CONTENT_ALIGNED] = v[C.CONTENT_GOLD]
+        out.append(Counts(v))
+    return Counts(total), out
 
 
 def _starts(sentences: Sequence[Sentence]) -> list[int]:
@@ -256,32 +282,27 @@ def _starts(sentences: Sequence[Sentence]) -> list[int]:
 _EDGES, _EDGE_COUNT, _SELF_ELAS, _SELF_EULAS = (itemgetter(i) for i in range(4))
 
 
-def _count_enhanced_identity(gold_deps: list[str], system_deps: list[str], v: list[int]) -> None:
-    """ELAS/EULAS when word i aligns with word i (heads compare as numbers).
+def _enhanced_identity(gold_deps: list[str], system_deps: list[str]) -> list[list[int]]:
+    """Per word: gold edges, system edges, ELAS and EULAS matches, when word i
+    aligns with word i (heads compare as numbers).
 
     A word whose DEPS text equals gold's matches exactly as its gold value
     matches itself (precomputed per value); only the others need the loop.
     """
     gold_summary = list(map(DEPS.__getitem__, gold_deps))
-    v[C.EDEPS_GOLD] = sum(map(_EDGE_COUNT, gold_summary))
+    gold_edges = list(map(_EDGE_COUNT, gold_summary))
     if gold_deps == system_deps:
-        v[C.EDEPS_SYSTEM] = v[C.EDEPS_GOLD]
-        v[C.ELAS] = sum(map(_SELF_ELAS, gold_summary))
-        v[C.EULAS] = sum(map(_SELF_EULAS, gold_summary))
-        return
+        return [gold_edges, gold_edges, list(map(_SELF_ELAS, gold_summary)),
+                list(map(_SELF_EULAS, gold_summary))]
     system_summary = list(map(DEPS.__getitem__, system_deps))
-    v[C.EDEPS_SYSTEM] = sum(map(_EDGE_COUNT, system_summary))
     same = list(map(eq, gold_deps, system_deps))
-    elas = sum(compress(map(_SELF_ELAS, gold_summary), same))
-    eulas = sum(compress(map(_SELF_EULAS, gold_summary), same))
+    elas = list(map(mul, map(_SELF_ELAS, gold_summary), same))
+    eulas = list(map(mul, map(_SELF_EULAS, gold_summary), same))
     for i in compress(range(len(same)), map(not_, same)):
         g, s = gold_summary[i], system_summary[i]
         if g[1] and s[1]:
-            e, u = _match_edges(g[0], s[0], _identity, 0)
-            elas += e
-            eulas += u
-    v[C.ELAS] = elas
-    v[C.EULAS] = eulas
+            elas[i], eulas[i] = _match_edges(g[0], s[0], _identity, 0)
+    return [gold_edges, list(map(_EDGE_COUNT, system_summary)), elas, eulas]
 
 
 def _identity(head: int) -> int:

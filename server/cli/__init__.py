@@ -13,10 +13,10 @@ import sys
 
 from scorer import __version__
 
-from . import compare, demo, evaluate
+from . import compare, demo, evaluate, lsp
 from .errors import InputError, UsageError
 
-COMMANDS = [evaluate, compare, demo]
+COMMANDS = [evaluate, compare, lsp, demo]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,369 @@
+"""Configuration: what pairs with what, and the settings that shape diagnostics.
+
+Three layers, later ones winning:
+
+1. defaults (below);
+2. the project file: ``annoscore.toml`` at the workspace root, or
+   ``[tool.annoscore]`` in ``pyproject.toml``::
+
+       threshold = 0.8
+       [[pair]]
+       files = "pred/*.conllu"   # glob relative to the root
+       gold = "gold/{name}"      # {name}, {stem}, {dir} of the matched file
+       format = "conllu"         # optional: conllu | space | tsv | labels
+       pos = true                # optional: word/POS tokens
+
+3. editor settings under ``annoscore.*`` (``workspace/configuration``, or the
+   initialization options): ``threshold``, ``run``, ``severities``,
+   ``goldDiff``, ``sentences``, ``maxDiagnostics``, ``files.segmentation``,
+   ``files.labels``.
+
+Every value is checked.  An invalid one is reported (as a `ConfigProblem`
+with a message for the user and, for the project file, its line) and
+replaced by the default; nothing here raises on bad input.
+
+Without a ``[[pair]]`` rule for a file, ``NAME.gold.EXT`` beside ``NAME.EXT``
+is its gold.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path, PurePosixPath
+from typing import Any, Mapping
+
+from scorer.problems import Severity
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+FORMATS = ("conllu", "space", "tsv", "labels")
+EXTENSION_FORMATS = {".conllu": "conllu", ".conll": "conllu", ".txt": "space", ".tsv": "tsv"}
+RUN_MODES = ("onSave", "onType")
+SENTENCE_MODES = ("all", "predicted", "annotated")
+SEVERITY_NAMES = {"error": Severity.ERROR, "warning": Severity.WARNING,
+                  "information": Severity.INFORMATION, "hint": Severity.HINT, "off": None}
+
+
+@dataclass(frozen=True)
+class PairRule:
+    files: str
+    gold: str
+    format: str | None = None
+    pos: bool = False
+
+
+@dataclass(frozen=True)
+class Settings:
+    threshold: float = 0.8
+    run: str = "onSave"
+    # Diagnostic code (or a prefix ending in "-", e.g. "format-") -> severity; None = off.
+    severities: Mapping[str, Severity | None] = field(default_factory=dict)
+    gold_diff: bool = False
+    # "all": missing gold sentences count against recall; "predicted": they
+    # are left out; "annotated": sentences not parsed yet are left out too.
+    sentences: str = "all"
+    max_diagnostics: int = 1000  # per code and document; then one summary
+    segmentation_files: tuple[str, ...] = ()
+    label_files: tuple[str, ...] = ()
+    pairs: tuple[PairRule, ...] = ()
+
+
+@dataclass(frozen=True)
+class ConfigProblem:
+    message: str
+    path: str | None = None  # the file it is in (annoscore.toml), None for editor settings
+    line: int = 0            # 0-based
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """What a document is and what it is scored against."""
+
+    format: str
+    gold: str | None = None  # path
+    pos: bool = False
+
+
+# --------------------------------------------------------------------------
+# Reading values
+# --------------------------------------------------------------------------
+
+
+def _line_of(text: str, key: str) -> int:
+    match = re.search(rf"(?m)^\s*{re.escape(key)}\s*=", text)
+    return text.count("\n", 0, match.start()) if match else 0
+
+
+def _table_line(text: str, name: str, nth: int, key: str | None) -> int:
+    """Line of the nth ``[[name]]`` table (or of ``key`` inside it)."""
+    headers = [m.start() for m in re.finditer(rf"(?m)^\s*\[\[\s*{name}\s*\]\]", text)]
+    if len(headers) < nth:
+        return 0
+    start = headers[nth - 1]
+    if key:
+        end = headers[nth] if nth < len(headers) else len(text)
+        match = re.search(rf"(?m)^\s*{re.escape(key)}\s*=", text[start:end])
+        if match:
+            return text.count("\n", 0, start + match.start())
+    return text.count("\n", 0, start)
+
+
+class _Reader:
+    """Checks values one by one, collecting problems."""
+
+    def __init__(self, source: str, path: str | None = None, text: str = "") -> None:
+        self.source, self.path, self.text = source, path, text
+        self.problems: list[ConfigProblem] = []
+
+    def problem(self, key: str, message: str) -> None:
+        match = re.match(r"pair #(\d+)(?:\.(\w+))?", key)
+        if match:
+            line = _table_line(self.text, "pair", int(match.group(1)), match.group(2))
+        else:
+            line = _line_of(self.text, key.split(".")[-1])
+        self.problems.append(ConfigProblem(f"{self.source}: {key}: {message}; using the default",
+                                           self.path, line))
+
+    def threshold(self, data: Mapping[str, Any], key: str, default: float) -> float:
+        value = data.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+            self.problem(key, f"must be a number between 0 and 1, not {value!r}")
+            return default
+        return float(value)
+
+    def choice(self, data: Mapping[str, Any], key: str, choices: tuple[str, ...], default: str) -> str:
+        value = data.get(key, default)
+        if value not in choices:
+            self.problem(key, f"must be one of {', '.join(choices)}, not {value!r}")
+            return default
+        return value
+
+    def boolean(self, data: Mapping[str, Any], key: str, default: bool) -> bool:
+        value = data.get(key, default)
+        if not isinstance(value, bool):
+            self.problem(key, f"must be true or false, not {value!r}")
+            return default
+        return value
+
+    def count(self, data: Mapping[str, Any], key: str, default: int) -> int:
+        value = data.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            self.problem(key, f"must be a whole number of at least 1, not {value!r}")
+            return default
+        return value
+
+    def globs(self, data: Mapping[str, Any], key: str) -> tuple[str, ...]:
+        value = data.get(key, [])
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            self.problem(key, f"must be a list of glob patterns, not {value!r}")
+            return ()
+        return tuple(value)
+
+    def severities(self, data: Mapping[str, Any], key: str) -> dict[str, Severity | None]:
+        value = data.get(key, {})
+        if not isinstance(value, dict):
+            self.problem(key, f"must map diagnostic codes to {', '.join(SEVERITY_NAMES)}")
+            return {}
+        out: dict[str, Severity | None] = {}
+        for code, name in value.items():
+            if not isinstance(name, str) or name.lower() not in SEVERITY_NAMES:
+                self.problem(f"{key}.{code}", f"must be one of {', '.join(SEVERITY_NAMES)}, not {name!r}")
+                continue
+            out[str(code)] = SEVERITY_NAMES[name.lower()]
+        return out
+
+    def pairs(self, data: Mapping[str, Any], key: str = "pair") -> tuple[PairRule, ...]:
+        value = data.get(key, [])
+        if not isinstance(value, list):
+            self.problem(key, "must be an array of tables: [[pair]]")
+            return ()
+        rules = []
+        for k, item in enumerate(value, 1):
+            where = f"pair #{k}"
+            if not isinstance(item, dict) or not isinstance(item.get("files"), str) \
+                    or not isinstance(item.get("gold"), str):
+                self.problem(where, "needs files = \"GLOB\" and gold = \"TEMPLATE\"")
+                continue
+            fmt = item.get("format")
+            if fmt is not None and fmt not in FORMATS:
+                self.problem(f"{where}.format", f"must be one of {', '.join(FORMATS)}, not {fmt!r}")
+                fmt = None
+            pos = item.get("pos", False)
+            if not isinstance(pos, bool):
+                self.problem(f"{where}.pos", f"must be true or false, not {pos!r}")
+                pos = False
+            unknown = set(item) - {"files", "gold", "format", "pos"}
+            if unknown:
+                self.problem(where, f"unknown keys {', '.join(sorted(unknown))} (ignored)")
+            rules.append(PairRule(item["files"], item["gold"], fmt, pos))
+        return tuple(rules)
+
+
+# --------------------------------------------------------------------------
+# The layers
+# --------------------------------------------------------------------------
+
+
+def project_file(root: str | os.PathLike[str] | None) -> Path | None:
+    """annoscore.toml, or a pyproject.toml with [tool.annoscore], at the root."""
+    if root is None:
+        return None
+    root = Path(root)
+    own = root / "annoscore.toml"
+    if own.is_file():
+        return own
+    pyproject = root / "pyproject.toml"
+    if pyproject.is_file():
+        try:
+            if "[tool.annoscore" in pyproject.read_text(encoding="utf-8", errors="replace"):
+                return pyproject
+        except OSError:
+            return None
+    return None
+
+
+def load_project(root: str | os.PathLike[str] | None,
+                 base: Settings | None = None) -> tuple[Settings, list[ConfigProblem]]:
+    """Settings from the project file over ``base`` (defaults)."""
+    settings = base or Settings()
+    path = project_file(root)
+    if path is None:
+        return settings, []
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        return settings, [ConfigProblem(f"{path.name}: cannot be read: {error}", str(path), 0)]
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        match = re.search(r"line (\d+)", str(error))
+        line = int(match.group(1)) - 1 if match else 0
+        return settings, [ConfigProblem(f"{path.name}: {error}; using the defaults", str(path), line)]
+    if path.name == "pyproject.toml":
+        data = data.get("tool", {}).get("annoscore", {})
+        if not isinstance(data, dict):
+            return settings, [ConfigProblem("pyproject.toml: [tool.annoscore] must be a table", str(path), 0)]
+    reader = _Reader(path.name, str(path), text)
+    known = {"threshold", "pair", "sentences", "max_diagnostics"}
+    for key in sorted(set(data) - known):
+        reader.problem(key, "unknown key (ignored)")
+    settings = replace(
+        settings,
+        threshold=reader.threshold(data, "threshold", settings.threshold),
+        sentences=reader.choice(data, "sentences", SENTENCE_MODES, settings.sentences),
+        max_diagnostics=reader.count(data, "max_diagnostics", settings.max_diagnostics),
+        pairs=reader.pairs(data),
+    )
+    return settings, reader.problems
+
+
+def apply_editor_settings(settings: Settings, data: Any) -> tuple[Settings, list[ConfigProblem]]:
+    """The editor's ``annoscore`` section over ``settings``; keys it leaves out keep their value."""
+    if data is None:
+        return settings, []
+    reader = _Reader("annoscore settings")
+    if not isinstance(data, dict):
+        reader.problem("annoscore", f"must be an object, not {data!r}")
+        return settings, reader.problems
+    files = data.get("files", {})
+    if not isinstance(files, dict):
+        reader.problem("files", "must be an object with segmentation and labels")
+        files = {}
+    known = {"threshold", "run", "severities", "goldDiff", "sentences", "maxDiagnostics", "files",
+             "server", "trace"}
+    for key in sorted(set(data) - known):
+        reader.problem(key, "unknown setting (ignored)")
+    updated = replace(
+        settings,
+        threshold=reader.threshold(data, "threshold", settings.threshold),
+        run=reader.choice(data, "run", RUN_MODES, settings.run),
+        severities={**settings.severities, **reader.severities(data, "severities")},
+        gold_diff=reader.boolean(data, "goldDiff", settings.gold_diff),
+        sentences=reader.choice(data, "sentences", SENTENCE_MODES, settings.sentences),
+        max_diagnostics=reader.count(data, "maxDiagnostics", settings.max_diagnostics),
+        segmentation_files=reader.globs(files, "segmentation") or settings.segmentation_files,
+        label_files=reader.globs(files, "labels") or settings.label_files,
+    )
+    return updated, reader.problems
+
+
+def severity_for(settings: Settings, code: str, default: Severity) -> Severity | None:
+    """The severity a diagnostic gets: its code's setting, else its prefix's
+    (``format-``), else its default.  None: turned off."""
+    severities = settings.severities
+    if code in severities:
+        return severities[code]
+    prefix = code.split("-", 1)[0] + "-"
+    if prefix in severities:
+        return severities[prefix]
+    return default
+
+
+# --------------------------------------------------------------------------
+# Pairing a file with its gold
+# --------------------------------------------------------------------------
+
+
+def _matches(relative: str, pattern: str) -> bool:
+    return PurePosixPath(relative).match(pattern) or fnmatch.fnmatchcase(relative, pattern)
+
+
+def _format_of(path: str, settings: Settings, root: str | None) -> str | None:
+    relative = _relative(path, root)
+    if any(_matches(relative, p) for p in settings.label_files):
+        return "labels"
+    extension = os.path.splitext(path)[1].lower()
+    if any(_matches(relative, p) for p in settings.segmentation_files):
+        return "tsv" if extension == ".tsv" else "space"
+    return EXTENSION_FORMATS.get(extension)
+
+
+def _relative(path: str, root: str | None) -> str:
+    if root:
+        try:
+            return Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
+        except ValueError:
+            pass
+    return Path(path).name
+
+
+def is_gold_name(path: str) -> bool:
+    """``NAME.gold.EXT``: a gold file by its name."""
+    return ".gold." in os.path.basename(path)
+
+
+def pairing_for(path: str, settings: Settings, root: str | None) -> Pairing | None:
+    """The format of a file and its gold (None: not a file annoscore scores)."""
+    relative = _relative(path, root)
+    for rule in settings.pairs:
+        if not _matches(relative, rule.files):
+            continue
+        name = os.path.basename(path)
+        stem = name.split(".", 1)[0] if name.count(".") > 1 else os.path.splitext(name)[0]
+        directory = os.path.dirname(relative)
+        gold = rule.gold.format(name=name, stem=stem, dir=directory)
+        base = root or os.path.dirname(path)
+        gold_path = os.path.normpath(os.path.join(base, gold))
+        fmt = rule.format or _format_of(path, settings, root)
+        if fmt is None:
+            return None
+        if os.path.abspath(gold_path) == os.path.abspath(path):
+            return Pairing(fmt, None, rule.pos)
+        return Pairing(fmt, gold_path, rule.pos)
+    fmt = _format_of(path, settings, root)
+    if fmt is None:
+        return None
+    if is_gold_name(path):
+        return Pairing(fmt, None)
+    stem, extension = os.path.splitext(path)
+    candidate = f"{stem}.gold{extension}"
+    return Pairing(fmt, candidate if os.path.exists(candidate) else None)

@@ -1,0 +1,1 @@
+"""The LSP adapter: pygls messages to and from the engine."""

@@ -1,0 +1,127 @@
+"""Settings: defaults, the project file, and the editor's ``annoscore.*`` section.
+
+Editor settings come from ``workspace/configuration`` when the client offers
+it (pulled again on ``workspace/didChangeConfiguration``), else from the
+initialization options.  Invalid values are reported — a message to the user
+and, for the project file, a diagnostic on its line — and replaced by the
+defaults; the server carries on.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any
+
+from lsprotocol import types
+
+from scorer.problems import Problem, Severity
+
+from ...config import ConfigProblem, Settings, apply_editor_settings, load_project, project_file
+
+logger = logging.getLogger("annoscore")
+
+
+def _section(data: Any) -> Any:
+    """The annoscore section, whether given as {"annoscore": {...}} or bare."""
+    if isinstance(data, dict) and isinstance(data.get("annoscore"), dict):
+        return data["annoscore"]
+    return data
+
+
+class Configuration:
+    def __init__(self, server) -> None:
+        self.server = server
+        self.editor_data: Any = None
+        self.settings = Settings()
+        self.problems: list[ConfigProblem] = []
+        self._published_config_file: str | None = None
+
+    def register(self) -> None:
+        server = self.server
+
+        @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+        async def did_change_configuration(ls, params: types.DidChangeConfigurationParams) -> None:
+            data = _section(params.settings) if params.settings else None
+            if isinstance(data, dict) and data:
+                self.editor_data = data
+            elif self._can_pull():
+                await self.pull()
+            await self.apply()
+
+    # --- lifecycle ------------------------------------------------------------
+
+    def initialize(self, params: types.InitializeParams) -> None:
+        root = None
+        if params.workspace_folders:
+            root = self.server.key_for(params.workspace_folders[0].uri)[1]
+        elif params.root_uri:
+            root = self.server.key_for(params.root_uri)[1]
+        elif params.root_path:
+            root = os.path.abspath(params.root_path)
+        self.server.engine.root = root
+        options = params.initialization_options
+        if options is not None:
+            self.editor_data = _section(options)
+        self.settings, self.problems = self._compute()
+        self.server.engine.settings = self.settings
+
+    async def initialized(self) -> None:
+        if self._can_pull():
+            await self.pull()
+            self.settings, self.problems = self._compute()
+            await self.server.worker.run(self.server.engine.set_settings, self.settings)
+        self._report()
+
+    # --- work -------------------------------------------------------------------
+
+    def _can_pull(self) -> bool:
+        capabilities = self.server.client_capabilities
+        workspace = capabilities.workspace if capabilities else None
+        return bool(workspace and workspace.configuration)
+
+    async def pull(self) -> None:
+        try:
+            result = await self.server.workspace_configuration_async(
+                types.ConfigurationParams(items=[types.ConfigurationItem(section="annoscore")]))
+        except Exception as error:  # a client that fails the request: keep what we have
+            logger.warning("workspace/configuration failed: %s", error)
+            return
+        if result:
+            data = result[0]
+            if data is not None:
+                self.editor_data = _section(data)
+
+    def _compute(self) -> tuple[Settings, list[ConfigProblem]]:
+        settings, problems = load_project(self.server.engine.root)
+        settings, more = apply_editor_settings(settings, self.editor_data)
+        return settings, problems + more
+
+    async def apply(self) -> None:
+        """Recompute the settings (project file and editor), and rescore."""
+        self.settings, self.problems = self._compute()
+        keys = await self.server.worker.run(self.server.engine.set_settings, self.settings)
+        self._report()
+        scoring = self.server.features.get("Scoring")
+        if scoring is not None:
+            for key in keys:
+                scoring.schedule(key)
+
+    def _report(self) -> None:
+        server = self.server
+        if self.problems:
+            text = "annoscore: " + "; ".join(p.message for p in self.problems[:5])
+            if len(self.problems) > 5:
+                text += f"; and {len(self.problems) - 5} more"
+            server.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=text))
+            for p in self.problems:
+                logger.warning("%s", p.message)
+        # Diagnostics on the project file itself.
+        config_path = project_file(server.engine.root)
+        paths = {p.path for p in self.problems if p.path}
+        for path in {config_path and str(config_path), self._published_config_file} - {None}:
+            problems = [Problem("config", p.message, p.line, 0, 0, Severity.WARNING)
+                        for p in self.problems if p.path == path]
+            server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+                uri=server.uri_for(path), diagnostics=server.lsp_diagnostics(path, problems)))
+        self._published_config_file = next(iter(paths), None)

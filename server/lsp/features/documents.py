@@ -1,0 +1,74 @@
+"""Open, changed, saved and closed documents, into the engine.
+
+Every change goes to the engine thread in order; positions are turned from
+the client's encoding into code points there, against the engine's own copy
+of the line.  Rescoring happens on save, or while typing when the setting
+``run`` is ``onType`` (debounced).
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from ..positions import from_client
+
+
+class DocumentSync:
+    TYPING_DELAY = 0.3  # seconds of quiet before rescoring while typing
+
+    def __init__(self, server) -> None:
+        self.server = server
+
+    def register(self) -> None:
+        server = self.server
+
+        @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+        async def did_open(ls, params: types.DidOpenTextDocumentParams) -> None:
+            document = params.text_document
+            key, path = ls.key_for(document.uri)
+            opened = await ls.worker.run(ls.engine.open, key, path, document.text, document.version,
+                                         document.language_id)
+            if opened is not None:
+                self._scoring().schedule(key)
+                ls.features["FileWatching"].refresh()
+
+        @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+        async def did_change(ls, params: types.DidChangeTextDocumentParams) -> None:
+            key, _ = ls.key_for(params.text_document.uri)
+            await ls.worker.run(self._apply, key, params.text_document.version, params.content_changes)
+            if ls.engine.settings.run == "onType":
+                self._scoring().schedule(key, self.TYPING_DELAY)
+
+        @server.feature(types.TEXT_DOCUMENT_DID_SAVE,
+                        types.SaveOptions(include_text=False))
+        async def did_save(ls, params: types.DidSaveTextDocumentParams) -> None:
+            key, _ = ls.key_for(params.text_document.uri)
+            self._scoring().schedule(key)
+
+        @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+        async def did_close(ls, params: types.DidCloseTextDocumentParams) -> None:
+            uri = params.text_document.uri
+            key, _ = ls.key_for(uri)
+            self._scoring().cancel(key)
+            await ls.worker.run(ls.engine.close, key)
+            ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    def _scoring(self):
+        return self.server.features["Scoring"]
+
+    def _apply(self, key: str, version: int, changes) -> None:
+        """On the engine thread: client positions to code points, then the edit."""
+        engine = self.server.engine
+        document = engine.documents.get(key)
+        if document is None:
+            return
+        encoding = self.server.encoding
+        for change in changes:
+            if isinstance(change, types.TextDocumentContentChangeWholeDocument) or getattr(change, "range", None) is None:
+                engine.change(key, version, [change.text])
+                continue
+            start, end = change.range.start, change.range.end
+            store = document.store
+            begin = (start.line, from_client(store.line(start.line), start.character, encoding))
+            finish = (end.line, from_client(store.line(end.line), end.character, encoding))
+            engine.change(key, version, [(begin, finish, change.text)])

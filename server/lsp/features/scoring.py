@@ -1,0 +1,116 @@
+"""Rescoring, and telling the client: diagnostics and ``annoscore/score``.
+
+A rescore is scheduled per document; scheduling again before it started
+replaces it (so a burst of saves or keystrokes costs one rescore, and a newer
+change supersedes stale work).  The engine does the work on its thread; the
+results go out from the event loop.
+
+Requests: ``annoscore/score`` ``{uri}`` returns the score payload (or null);
+``annoscore/report`` ``{uri}`` returns ``{uri, text}``, the plain-text report.
+Command ``annoscore.rescore`` (optional argument: a URI; default every open
+document).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from lsprotocol import types
+
+logger = logging.getLogger("annoscore")
+
+SCORE = "annoscore/score"
+REPORT = "annoscore/report"
+RESCORE = "annoscore.rescore"
+
+
+def _uri_of(params: Any) -> str | None:
+    if isinstance(params, dict):
+        return params.get("uri")
+    uri = getattr(params, "uri", None)
+    if uri is None and isinstance(params, (list, tuple)) and params:
+        return _uri_of(params[0])
+    return uri
+
+
+class Scoring:
+    def __init__(self, server) -> None:
+        self.server = server
+        self._pending: dict[str, asyncio.Task] = {}
+
+    def register(self) -> None:
+        server = self.server
+
+        @server.feature(SCORE)
+        async def score(ls, params: Any) -> dict[str, Any] | None:
+            uri = _uri_of(params)
+            if uri is None:
+                return None
+            key, _ = ls.key_for(uri)
+            return await ls.worker.run(ls.score_payload, key)
+
+        @server.feature(REPORT)
+        async def report(ls, params: Any) -> dict[str, Any] | None:
+            uri = _uri_of(params)
+            if uri is None:
+                return None
+            key, _ = ls.key_for(uri)
+            text = await ls.worker.run(ls.engine.report, key)
+            return None if text is None else {"uri": uri, "text": text}
+
+        @server.command(RESCORE)
+        async def rescore(ls, *args: Any) -> None:
+            uri = _uri_of(args[0]) if args else None
+            if isinstance(args[0] if args else None, str):
+                uri = args[0]
+            if uri:
+                self.schedule(ls.key_for(uri)[0])
+            else:
+                for document in list(ls.engine.documents.values()):
+                    if document.in_editor:
+                        self.schedule(document.key)
+
+    # --- scheduling ----------------------------------------------------------
+
+    def schedule(self, key: str, delay: float = 0.0) -> None:
+        self.cancel(key)
+        self._pending[key] = self.server.tasks.spawn(self._later(key, delay), f"rescore {key}")
+
+    def cancel(self, key: str) -> None:
+        task = self._pending.pop(key, None)
+        if task is not None and not task.done():
+            task.cancel()
+
+    async def _later(self, key: str, delay: float) -> None:
+        if delay:
+            await asyncio.sleep(delay)
+        self._pending.pop(key, None)
+        await self.rescore(key)
+
+    async def rescore(self, key: str) -> None:
+        ls = self.server
+        affected = await ls.worker.run(ls.engine.rescore, key)
+        for other in affected:
+            await self.publish(other)
+
+    async def publish(self, key: str) -> None:
+        ls = self.server
+        diagnostics, payload, version = await ls.worker.run(self._results, key)
+        if diagnostics is None:
+            return
+        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            uri=ls.uri_for(key), diagnostics=diagnostics, version=version))
+        if payload is not None:
+            ls.protocol.notify(SCORE, payload)
+
+    def _results(self, key: str):
+        """On the engine thread: LSP diagnostics, the score payload, the version."""
+        ls = self.server
+        document = ls.engine.documents.get(key)
+        if document is None:
+            return None, None, None
+        diagnostics = ls.lsp_diagnostics(key, ls.engine.diagnostics(key))
+        payload = ls.score_payload(key) if document.in_editor else None
+        return diagnostics, payload, document.version if document.in_editor else None

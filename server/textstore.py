@@ -1,0 +1,158 @@
+"""A document's text kept as segments, one per sentence block.
+
+An editor sends each change as a range of (line, character) and new text.
+Applying that to one big string and splitting it into sentences again would
+cost a pass over the whole text per keystroke — seconds for a million-word
+file.  Here the text is a list of *segments*: each holds one block of lines
+(a sentence) and the blank lines after it.  A change touches one or a few
+segments; only those (and their neighbours, in case a blank line appeared or
+vanished) are cut into blocks again, so the cost of an edit does not grow
+with the file.
+
+Positions here are in code points (Python string indices); the LSP adapter
+converts from the client's position encoding before calling `apply_change`.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+from scorer.conllu.reader import BlockSplitter, normalize_newlines
+from scorer.problems import Problem
+
+
+@dataclass
+class Segment:
+    """Lines ``first_line`` .. of the document: a block, then its blank lines."""
+
+    text: str              # exact text, newlines included
+    first_line: int
+    block: str | None      # the block's lines without the trailing blank lines (None: blank only)
+    block_line: int        # the block's first line (absolute)
+    problems: list[Problem] = field(default_factory=list)  # between-sentence problems, absolute
+    # What the engine derived from this text (kept until the text changes).
+    analysis: object = None
+
+    @property
+    def n_lines(self) -> int:
+        """Lines this segment starts (a last segment without a final newline still has its line)."""
+        return self.text.count("\n") + (0 if self.text.endswith("\n") else 1)
+
+
+def _segments_of(text: str, first_line: int, at_file_start: bool) -> list[Segment]:
+    """Cut text into segments.  The text must end at the document's end or
+    with a complete segment (a block and its blank line), so that the
+    splitter judges the ending as it would in the whole document."""
+    splitter = BlockSplitter(first_line, at_file_start=at_file_start)
+    blocks = splitter.feed(text) + splitter.finish()
+    line_starts = [0]
+    pos = text.find("\n")
+    while pos >= 0:
+        line_starts.append(pos + 1)
+        pos = text.find("\n", pos + 1)
+    cuts = [(line_starts[line - first_line], line, body) for line, body in blocks]
+    if not cuts or cuts[0][0] > 0:
+        cuts.insert(0, (0, first_line, None))  # blank lines before the first block
+    segments = []
+    for k, (offset, line, body) in enumerate(cuts):
+        end = cuts[k + 1][0] if k + 1 < len(cuts) else len(text)
+        segments.append(Segment(text[offset:end], line, body, line))
+    firsts = [s.first_line for s in segments]
+    for problem in splitter.problems:
+        segments[max(0, bisect.bisect_right(firsts, problem.line) - 1)].problems.append(problem)
+    return segments
+
+
+class TextStore:
+    """A document as segments, with edits applied locally."""
+
+    def __init__(self, text: str) -> None:
+        text = normalize_newlines(text)
+        self.segments: list[Segment] = _segments_of(text, 0, at_file_start=True)
+        self._firsts = [s.first_line for s in self.segments]
+
+    # --- reading --------------------------------------------------------------
+
+    @property
+    def text(self) -> str:
+        return "".join(s.text for s in self.segments)
+
+    def line_count(self) -> int:
+        last = self.segments[-1]
+        return last.first_line + last.n_lines
+
+    def segment_at(self, line: int) -> int:
+        """Index of the segment holding ``line``."""
+        return max(0, min(len(self.segments) - 1, bisect.bisect_right(self._firsts, line) - 1))
+
+    def line(self, line: int) -> str:
+        segment = self.segments[self.segment_at(line)]
+        lines = segment.text.split("\n")
+        offset = line - segment.first_line
+        return lines[offset] if 0 <= offset < len(lines) else ""
+
+    def blocks(self) -> list[tuple[int, str]]:
+        return [(s.block_line, s.block) for s in self.segments if s.block is not None]
+
+    # --- editing --------------------------------------------------------------
+
+    def apply_change(self, start: tuple[int, int], end: tuple[int, int], new_text: str) -> tuple[int, int, int]:
+        """Replace the text between two (line, column) positions.
+
+        Returns (first segment index, segments removed, segments inserted).
+        """
+        new_text = normalize_newlines(new_text)
+        first = max(0, self.segment_at(start[0]) - 1)
+        last = min(len(self.segments) - 1, self.segment_at(end[0]) + 1)
+        base_line = self.segments[first].first_line
+        local = "".join(s.text for s in self.segments[first:last + 1])
+        a = _offset(local, start[0] - base_line, start[1])
+        b = _offset(local, end[0] - base_line, end[1])
+        if b < a:
+            a, b = b, a
+        local = local[:a] + new_text + local[b:]
+        at_end = last == len(self.segments) - 1
+        if not at_end and not local.endswith("\n\n"):
+            # The edit ate the blank line before the next segment: take it in too.
+            last += 1
+            local += self.segments[last].text
+            at_end = last == len(self.segments) - 1
+        replacement = _segments_of(local, base_line, at_file_start=first == 0)
+        removed = last - first + 1
+        self.segments[first:last + 1] = replacement
+        self._renumber(first + len(replacement))
+        return first, removed, len(replacement)
+
+    def replace_all(self, text: str) -> None:
+        self.__init__(text)  # type: ignore[misc]
+
+    def _renumber(self, start: int) -> None:
+        """Line numbers of the segments after an edit."""
+        segments = self.segments
+        if start == 0:
+            line = 0
+        else:
+            previous = segments[start - 1]
+            line = previous.first_line + previous.n_lines
+        for segment in segments[start:]:
+            shift = line - segment.first_line
+            if shift:
+                segment.first_line = line
+                segment.block_line += shift
+                segment.problems = [p.shifted(shift) for p in segment.problems]
+            line += segment.n_lines
+        self._firsts = [s.first_line for s in segments]
+
+
+def _offset(text: str, line: int, column: int) -> int:
+    """Offset in ``text`` of (line, column); past the end clamps to the end."""
+    pos = 0
+    for _ in range(line):
+        nl = text.find("\n", pos)
+        if nl < 0:
+            return len(text)
+        pos = nl + 1
+    nl = text.find("\n", pos)
+    line_end = len(text) if nl < 0 else nl
+    return min(pos + max(column, 0), line_end)

@@ -1,0 +1,142 @@
+"""Helpers for the end-to-end LSP tests: sample workspaces and a client fixture."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+from lsprotocol import types
+
+SERVER = [sys.executable, "-m", "server.cli", "lsp"]
+# Client presets shipped with pytest-lsp: VS Code (UTF-16, dynamic registration),
+# Neovim 0.11 (UTF-8 positions, no dynamic watched files), Neovim 0.7.
+PRESETS = ["visual-studio-code", "neovim@v0.11.0", "neovim@v0.7.0"]
+
+
+def tabs(text: str) -> str:
+    """Sample CoNLL-U written with single spaces between columns."""
+    out = []
+    for line in text.strip("\n").split("\n"):
+        if line and not line.startswith("#") and line.strip():
+            line = "\t".join(line.split(" "))
+        out.append(line.strip() if not line.strip() else line)
+    return "\n".join(out) + "\n\n"
+
+
+GOLD = tabs("""
+# sent_id = s1
+1 The the DET DT _ 2 det _ _
+2 cat cat NOUN NN _ 3 nsubj _ _
+3 sat sit VERB VBD _ 0 root _ _
+
+# sent_id = s2
+1 a a X _ _ 0 root _ _
+2 b b X _ _ 1 dep _ _
+3 c c X _ _ 2 dep _ _
+
+# sent_id = s3
+1 d d X _ _ 0 root _ _
+2 e e X _ _ 1 dep _ _
+
+# sent_id = s4
+1 f f X _ _ 0 root _ _
+2 g g X _ _ 1 dep _ _
+
+# sent_id = s5
+1 h h X _ _ 0 root _ _
+2 i i X _ _ 1 dep _ _
+
+# sent_id = s6
+1 j j X _ _ 0 root _ _
+2 k k X _ _ 1 dep _ _
+
+# sent_id = s7
+1 dog dog NOUN _ _ 0 root _ _
+
+# sent_id = s8
+1 ab ab X _ _ 0 root _ _
+
+# sent_id = s9
+1 gone gone X _ _ 0 root _ _
+
+# sent_id = s10
+1 m m X _ _ 0 root _ _
+2 n n X _ _ 1 dep _ _
+""")
+
+PRED = tabs("""
+# sent_id = s1
+1 The the DET DT _ 2 det _ _
+2 cat cat VERB NN _ 3 nsubj _ Conf=UPOS:0.30
+3 sat sit VERB VBD _ 0 root _ _
+
+# sent_id = s2
+1 a a X _ _ 0 root _ _
+2 b b X _ _ 3 dep _ _
+3 c c X _ _ 2 dep _ _
+
+# sent_id = s3
+1 d d X _ _ 0 root _ _
+2 e e X _ _ 0 root _ _
+
+# sent_id = s4
+1 f f X _ _ 0 root _ _
+2 g g X _ _ _ dep _ _
+
+# sent_id = s5
+1 h h X _ _ _ _ _ _
+2 i i X _ _ _ _ _ _
+
+# sent_id = s6
+1 j j X _ _ 0 root _ _
+2 k k X _ _ 9 dep _ _
+
+# sent_id = s7
+1 dug dug NOUN _ _ 0 root _ _
+
+# sent_id = s8
+1 a a X _ _ 0 root _ _
+2 b b X _ _ 1 dep _ _
+
+# sent_id = s10
+1 m m X _ _ 0 root _ _
+2 n n X _ _ 1 dep _
+""")
+
+
+def cell(text: str, line: int, column: int) -> tuple[int, int, int]:
+    """(line, start, end) of a tab-separated cell, found independently of the server."""
+    row = text.split("\n")[line]
+    start = 0
+    for _ in range(column):
+        start = row.index("\t", start) + 1
+    end = row.find("\t", start)
+    return line, start, len(row) if end < 0 else end
+
+
+def line_of(text: str, needle: str) -> int:
+    return text.split("\n").index(needle)
+
+
+def workspace(tmp_path: Path, pred: str = PRED, gold: str = GOLD, name: str = "x") -> tuple[Path, Path]:
+    pred_path, gold_path = tmp_path / f"{name}.conllu", tmp_path / f"{name}.gold.conllu"
+    pred_path.write_text(pred, encoding="utf-8")
+    gold_path.write_text(gold, encoding="utf-8")
+    return pred_path, gold_path
+
+
+def span(diagnostic: types.Diagnostic) -> tuple[int, int, int]:
+    r = diagnostic.range
+    assert r.start.line == r.end.line
+    return r.start.line, r.start.character, r.end.character
+
+
+async def wait_for(predicate, timeout: float = 20.0, step: float = 0.05):
+    """Poll until predicate() is true (notifications may arrive in any order)."""
+    waited = 0.0
+    while not predicate():
+        await asyncio.sleep(step)
+        waited += step
+        if waited > timeout:
+            raise AssertionError("timed out waiting")

@@ -1,0 +1,274 @@
+"""The language server end to end, through a real LSP client over stdio (pytest-lsp),
+under several client capability presets."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+from lsp_support import GOLD, PRED, PRESETS, SERVER, cell, line_of, span, tabs, wait_for, workspace
+from scorer.conllu.evaluate import evaluate_files
+
+
+@pytest_lsp.fixture(params=PRESETS, config=ClientServerConfig(server_command=SERVER))
+async def client(request, lsp_client: LanguageClient, tmp_path: Path):
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(params):  # pytest-lsp does not answer this by itself
+        return None
+
+    lsp_client.scores = []  # type: ignore[attr-defined]
+    lsp_client.versions = {}  # type: ignore[attr-defined]
+
+    def on_diagnostics(params: types.PublishDiagnosticsParams):
+        lsp_client.diagnostics[params.uri] = params.diagnostics
+        lsp_client.versions[params.uri] = params.version  # type: ignore[attr-defined]
+
+    # pytest-lsp keeps only the diagnostics; keep the version they are for too.
+    lsp_client.protocol.fm.features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = on_diagnostics
+
+    @lsp_client.feature("annoscore/score")
+    def on_score(params):
+        lsp_client.scores.append(params)  # type: ignore[attr-defined]
+
+    lsp_client.root = tmp_path  # type: ignore[attr-defined]
+    lsp_client.preset = request.param  # type: ignore[attr-defined]
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=client_capabilities(request.param),
+        root_uri=tmp_path.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(uri=tmp_path.as_uri(), name="ws")]))
+    yield
+    await lsp_client.shutdown_session()
+
+
+def open_document(client: LanguageClient, path: Path, text: str | None = None, version: int = 1) -> str:
+    uri = path.as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=uri, language_id="conllu", version=version, text=path.read_text() if text is None else text)))
+    return uri
+
+
+async def diagnostics_for(client: LanguageClient, uri: str, previous=None, timeout: float = 20.0,
+                          version: int | None = None):
+    await wait_for(lambda: uri in client.diagnostics and client.diagnostics[uri] is not previous
+                   and (version is None or client.versions.get(uri) == version), timeout=timeout)
+    return client.diagnostics[uri]
+
+
+def configure(client: LanguageClient, settings: dict) -> None:
+    """Change settings as the client would: VS Code and Neovim 0.8+ answer
+    workspace/configuration (and send settings: null); Neovim 0.7 sends them."""
+    client.set_configuration(settings, section="annoscore")
+    pulls = bool(client.capabilities.workspace and client.capabilities.workspace.configuration)
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings=None if pulls else {"annoscore": settings}))
+
+
+def by_code(diagnostics) -> dict[str, list[tuple[int, int, int]]]:
+    out: dict[str, list] = {}
+    for d in diagnostics:
+        out.setdefault(d.code, []).append(span(d))
+    return out
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_every_diagnostic_code_with_its_range(client: LanguageClient):
+    pred, _ = workspace(client.root)
+    uri = open_document(client, pred)
+    found = by_code(await diagnostics_for(client, uri))
+    text = PRED
+    assert all(d.source == "annoscore" for d in client.diagnostics[uri])
+
+    s2 = line_of(text, "# sent_id = s2")
+    assert sorted(found["cycle"]) == [cell(text, s2 + 2, 6), cell(text, s2 + 3, 6)]
+    s3 = line_of(text, "# sent_id = s3")
+    assert found["multiple-roots"] == [cell(text, s3 + 2, 6)]
+    s4 = line_of(text, "# sent_id = s4")
+    assert found["missing-head"] == [cell(text, s4 + 2, 6)]
+    s5 = line_of(text, "# sent_id = s5")
+    assert found["unparsed"] == [(s5 + 1, 0, len(text.split("\n")[s5 + 1]))]
+    s6 = line_of(text, "# sent_id = s6")
+    assert found["head-out-of-range"] == [cell(text, s6 + 2, 6)]
+    s1 = line_of(text, "# sent_id = s1")
+    assert found["low-confidence"] == [cell(text, s1 + 2, 3)]
+    s7 = line_of(text, "# sent_id = s7")
+    line, start, _ = cell(text, s7 + 1, 1)
+    assert found["text-mismatch"] == [(line, start + 1, start + 2)]  # 'u' of "dug" vs 'o' of "dog"
+    s8 = line_of(text, "# sent_id = s8")
+    assert sorted(found["segmentation-mismatch"]) == [cell(text, s8 + 1, 1), cell(text, s8 + 2, 1)]
+    s10 = line_of(text, "# sent_id = s10")
+    assert found["format-columns"] == [(s10 + 2, 0, len(text.split("\n")[s10 + 2]))]
+    assert found["missing-sentence"] == [(0, 0, 0)]
+    assert "gold-diff" not in found  # off unless enabled
+    messages = {d.code: d.message for d in client.diagnostics[uri]}
+    assert "gold has 'ab'" in messages["segmentation-mismatch"]
+    assert "s9" in messages["missing-sentence"]
+    assert "0.30" in messages["low-confidence"] and "UPOS" in messages["low-confidence"]
+    cycle = next(d for d in client.diagnostics[uri] if d.code == "cycle")
+    assert cycle.related_information and cycle.related_information[0].location.uri == uri
+    assert cycle.severity == types.DiagnosticSeverity.Error
+    assert next(d for d in client.diagnostics[uri] if d.code == "low-confidence").severity == \
+        types.DiagnosticSeverity.Information
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_score_notification_and_request_equal_evaluate(client: LanguageClient):
+    pred, gold = workspace(client.root)
+    uri = open_document(client, pred)
+    await wait_for(lambda: client.scores)
+    payload = client.scores[-1]
+    expected = evaluate_files(pred, gold).counts
+    assert payload.uri == uri and payload.format == "conllu" and payload.gold == gold.as_uri()
+    for name in ("UPOS", "LAS", "MLAS", "Tokens"):
+        score = expected.score(name)
+        metric = getattr(payload.metrics, name)
+        assert metric.f1 == pytest.approx(score.f1) and metric.precision == pytest.approx(score.precision)
+    assert (payload.counts.sentences, payload.counts.unparsed, payload.counts.lowConfidence) == (9, 1, 1)
+    assert payload.counts.refused == 5  # s2 cycle, s3 roots, s4 missing head, s6 range, s10 columns
+    answer = await client.protocol.send_request_async("annoscore/score", {"uri": uri})
+    assert answer.metrics.LAS.f1 == pytest.approx(expected.score("LAS").f1)
+    report = await client.protocol.send_request_async("annoscore/report", {"uri": uri})
+    assert "LAS" in report.text and "Signature:" in report.text
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_editing_one_sentence_changes_only_its_diagnostics_and_the_score(client: LanguageClient):
+    pred, gold = workspace(client.root)
+    uri = open_document(client, pred)
+    before = await diagnostics_for(client, uri)
+    await wait_for(lambda: client.scores)
+    las_before = client.scores[-1].metrics.LAS.f1
+    # Mend the cycle of s2: word 2 gets its gold head 1.
+    s2 = line_of(PRED, "# sent_id = s2")
+    line, start, end = cell(PRED, s2 + 2, 6)
+    edited = PRED.split("\n")
+    edited[line] = edited[line][:start] + "1" + edited[line][end:]
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangePartial(
+            range=types.Range(start=types.Position(line=line, character=start),
+                              end=types.Position(line=line, character=end)), text="1")]))
+    client.text_document_did_save(types.DidSaveTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    after = await diagnostics_for(client, uri, previous=before, version=2)
+    removed = {(d.code, span(d)) for d in before} - {(d.code, span(d)) for d in after}
+    added = {(d.code, span(d)) for d in after} - {(d.code, span(d)) for d in before}
+    assert {code for code, _ in removed} == {"cycle"} and not added
+    await wait_for(lambda: client.scores[-1].metrics.LAS.f1 != las_before)
+    pred.write_text("\n".join(edited), encoding="utf-8")
+    expected = evaluate_files(pred, gold).counts.score("LAS")
+    assert client.scores[-1].metrics.LAS.f1 == pytest.approx(expected.f1)
+
+
+@pytest.mark.asyncio(loop_scope="function")
+@pytest.mark.parametrize("how", ["in place", "atomic rename"])
+async def test_gold_changed_on_disk_rescores(client: LanguageClient, how: str):
+    pred, gold = workspace(client.root)
+    uri = open_document(client, pred)
+    await wait_for(lambda: client.scores)
+    seen = len(client.scores)
+    upos_before = client.scores[-1].metrics.UPOS.f1
+    new_gold = GOLD.replace("2\tcat\tcat\tNOUN", "2\tcat\tcat\tVERB")  # now the prediction is right
+    if how == "in place":
+        gold.write_text(new_gold, encoding="utf-8")
+    else:
+        temp = client.root / ".x.gold.conllu.tmp"
+        temp.write_text(new_gold, encoding="utf-8")
+        os.replace(temp, gold)
+    await wait_for(lambda: len(client.scores) > seen and client.scores[-1].metrics.UPOS.f1 != upos_before,
+                   timeout=30)
+    assert client.scores[-1].metrics.UPOS.f1 > upos_before
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_bad_documents_never_stop_the_server(client: LanguageClient):
+    root = client.root
+    cases = {
+        "binary.conllu": "\x00\x01\x02 garbage",
+        "huge.conllu": "1\t" + "x" * 2_000_000 + "\t_\t_\t_\t_\t0\troot\t_\t_\n\n",
+        "junk.conllu": "\t\t\n###\n\n\n1-\t\n5.5.5\tx\n" * 50,
+        "empty.conllu": "",
+    }
+    uris = []
+    for name, text in cases.items():
+        path = root / name
+        path.write_text(text, encoding="utf-8")
+        uris.append(open_document(client, path, text))
+    for uri in uris:
+        await diagnostics_for(client, uri)
+    # Still serving: a request answers, and a good document gets its score.
+    pred, _ = workspace(root)
+    good = open_document(client, pred)
+    await diagnostics_for(client, good)
+    answer = await client.protocol.send_request_async("annoscore/score", {"uri": good})
+    assert answer is not None and answer.counts.sentences == 9
+    binary = client.diagnostics[uris[0]]
+    assert [d.code for d in binary] == ["format-binary"]
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_positions_follow_the_clients_encoding(client: LanguageClient):
+    text = tabs("# sent_id = e1\n1 😀x 😀x X _ _ 0 root _ Conf=UPOS:0.1\n2 y y X _ _ 1 dep _ _")
+    path = client.root / "emoji.conllu"
+    path.write_text(text, encoding="utf-8")
+    uri = open_document(client, path)
+    diagnostics = await diagnostics_for(client, uri)
+    (low,) = [d for d in diagnostics if d.code == "low-confidence"]
+    # UPOS starts after "1\t😀x\t😀x\t": 8 code points; 10 UTF-16 units; 14 UTF-8 bytes.
+    expected = {"visual-studio-code": 10, "neovim@v0.11.0": 14, "neovim@v0.7.0": 10}[client.preset]
+    assert low.range.start.character == expected
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_typing_rescores_when_run_is_on_type(client: LanguageClient, tmp_path):
+    configure(client, {"run": "onType"})
+    pred, _ = workspace(client.root)
+    uri = open_document(client, pred)
+    before = await diagnostics_for(client, uri)
+    s3 = line_of(PRED, "# sent_id = s3")
+    line, start, end = cell(PRED, s3 + 2, 6)
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangePartial(
+            range=types.Range(start=types.Position(line=line, character=start),
+                              end=types.Position(line=line, character=end)), text="1")]))
+    after = await diagnostics_for(client, uri, previous=before, version=2)  # no save
+    assert "multiple-roots" not in {d.code for d in after}
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_invalid_settings_are_reported_and_replaced(client: LanguageClient):
+    configure(client, {"threshold": "high", "run": "sometimes", "goldDiff": True})
+    await wait_for(lambda: client.messages)
+    text = client.messages[-1].message
+    assert "threshold" in text and "run" in text
+    pred, _ = workspace(client.root)
+    uri = open_document(client, pred)
+    found = by_code(await diagnostics_for(client, uri))
+    assert "low-confidence" in found  # the default threshold (0.8) still applies
+    await wait_for(lambda: "gold-diff" in {d.code for d in client.diagnostics[uri]})
+    s1 = line_of(PRED, "# sent_id = s1")
+    gold_diff = [span(d) for d in client.diagnostics[uri] if d.code == "gold-diff"]
+    assert cell(PRED, s1 + 2, 3) in gold_diff  # UPOS VERB where gold has NOUN
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_project_file_problems_are_diagnostics_on_it(client: LanguageClient):
+    config = client.root / "annoscore.toml"
+    # The watcher starts after initialization: write until it has seen the file.
+    for _ in range(10):
+        config.write_text('threshold = 7\n[[pair]]\nfiles = "*.conllu"\n', encoding="utf-8")
+        try:
+            await wait_for(lambda: client.diagnostics.get(config.as_uri()), timeout=3)
+            break
+        except AssertionError:
+            continue
+    lines = sorted(d.range.start.line for d in client.diagnostics[config.as_uri()])
+    assert lines == [0, 1]
+    config.write_text("threshold = 0.5\n", encoding="utf-8")
+    await wait_for(lambda: not client.diagnostics[config.as_uri()], timeout=30)
