@@ -13,10 +13,10 @@ import sys
 
 from scorer import __version__
 
-from . import compare, demo, evaluate, lsp
+from . import check, compare, demo, evaluate, lsp, watch
 from .errors import InputError, UsageError
 
-COMMANDS = [evaluate, compare, lsp, demo]
+COMMANDS = [evaluate, compare, check, watch, lsp, demo]
 
 
 def build_parser() -> argparse.ArgumentParser:

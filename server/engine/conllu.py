@@ -129,6 +129,7 @@ class Unit:
     clean: bool = True
     key: tuple = ()           # identities of the infos it was counted from
     problems: list[list[Problem]] = field(default_factory=list)  # per system sentence
+    mismatch: Mismatch | None = None  # UNMATCHED: where the text differs
 
 
 @dataclass
@@ -233,7 +234,8 @@ class ConlluPairing:
                     k = position[id(s)]
                     self.unmatched.append(k)
                     sentence = get(self.system[k])
-                    units.append(Unit(UNMATCHED, [], [k], score_chunk([], [sentence]).counts))
+                    units.append(Unit(UNMATCHED, [], [k], score_chunk([], [sentence]).counts,
+                                      mismatch=chunk.mismatch))
                     self.system[k].pair_problems.append(_text_mismatch(sentence, chunk.mismatch))
             elif chunk.kind == MISSING:
                 flush_held()
@@ -279,9 +281,13 @@ class ConlluPairing:
         for u in touched:
             unit = self.units[u]
             if unit.kind == UNMATCHED:
+                # Its text did not change, so neither did where it differs from gold.
                 sentence = self.system[unit.system[0]].parse()
-                unit.counts = score_chunk([], [sentence]).counts
-                continue  # its text did not change, so neither did its mismatch
+                counts = score_chunk([], [sentence]).counts
+                self.totals = self.totals - unit.counts + counts
+                unit.counts = counts
+                self.system[unit.system[0]].pair_problems = [_text_mismatch(sentence, unit.mismatch)]
+                continue
             golds = [self.gold[k].parse() for k in unit.gold]
             systems = [self.system[k].parse() for k in unit.system]
             scored = score_chunk(golds, systems, details=True)

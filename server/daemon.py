@@ -1,0 +1,141 @@
+"""The engine without an editor: files on disk, for ``check`` and ``watch``.
+
+`DiskWorkspace` opens files as if an editor had them (their text read from
+disk), rescoring them and their dependents when they change; `watch_loop`
+feeds it watchfiles events and reports what changed.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from scorer.problems import Problem
+
+from .config import Settings, load_project, pairing_for
+from .engine import Engine
+from .engine.engine import read_disk_text
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A diagnostic as the command line shows it (1-based)."""
+
+    path: str
+    line: int
+    column: int
+    end_column: int
+    severity: str
+    code: str
+    message: str
+
+    def text(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}: {self.severity} {self.code} {self.message}"
+
+    def as_json(self) -> dict[str, Any]:
+        return {"path": self.path, "line": self.line, "column": self.column, "end_column": self.end_column,
+                "severity": self.severity, "code": self.code, "message": self.message}
+
+
+def shown(path: str, problem: Problem) -> Shown:
+    return Shown(path, problem.line + 1, problem.start + 1, problem.end + 1, problem.severity.label,
+                 problem.code, problem.message)
+
+
+class DiskWorkspace:
+    def __init__(self, root: str, settings: Settings | None = None) -> None:
+        self.root = os.path.abspath(root)
+        base, self.config_problems = load_project(self.root, settings)
+        self.engine = Engine(self.root, base)
+        self.gold_override: str | None = None
+
+    def relevant(self, path: str) -> bool:
+        return pairing_for(path, self.engine.settings, self.root) is not None
+
+    def add(self, path: str) -> bool:
+        """Track a file; False when it is not a file annoscore reads."""
+        path = os.path.abspath(path)
+        text = read_disk_text(path)
+        if text is None:
+            return False
+        document = self.engine.open(path, path, text)
+        if document is None:
+            return False
+        if self.gold_override:
+            from dataclasses import replace
+            document.pairing = replace(document.pairing, gold=os.path.abspath(self.gold_override))
+        return True
+
+    def tracked(self) -> list[str]:
+        return [d.key for d in self.engine.documents.values() if d.in_editor]
+
+    def rescore(self, paths: Iterable[str]) -> list[str]:
+        """Rescore documents; returns every key whose results may have changed."""
+        out: list[str] = []
+        for path in paths:
+            for key in self.engine.rescore(path):
+                if key not in out:
+                    out.append(key)
+        return out
+
+    def changed(self, paths: Iterable[str]) -> list[str]:
+        """Files changed on disk: read tracked ones again, and rescore them and
+        the documents scored against them."""
+        to_rescore: list[str] = []
+        for path in paths:
+            path = os.path.abspath(path)
+            document = self.engine.documents.get(path)
+            if document is not None and document.in_editor:
+                text = read_disk_text(path)
+                if text is None:
+                    del self.engine.documents[path]
+                    continue
+                if text != document.store.text:
+                    self.engine.change(path, None, [text])
+                to_rescore.append(path)
+            elif document is None and os.path.exists(path) and self.relevant(path) \
+                    and self.add(path):
+                to_rescore.append(path)
+            to_rescore += self.engine.disk_changed(path)
+        return self.rescore(dict.fromkeys(to_rescore))
+
+    def diagnostics(self, key: str) -> list[Shown]:
+        shown_path = os.path.relpath(key) if os.path.isabs(key) else key
+        return [shown(shown_path, p) for p in self.engine.diagnostics(key)]
+
+    def score(self, key: str) -> dict[str, Any] | None:
+        return self.engine.score(key)
+
+
+def files_under(paths: Iterable[str]) -> list[str]:
+    """The files named, and the files inside the folders named (hidden folders skipped)."""
+    out = []
+    for path in paths:
+        if os.path.isdir(path):
+            for folder, subfolders, names in os.walk(path):
+                subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
+                out += [os.path.join(folder, n) for n in sorted(names)]
+        else:
+            out.append(path)
+    return out
+
+
+def score_line(score: dict[str, Any] | None) -> str:
+    """``LAS 82.51 UAS 85.01 | 3 unparsed, 1 refused`` for a score payload."""
+    if not score:
+        return "not scored"
+    metrics = score.get("metrics") or {}
+    main = {"conllu": ("LAS", "UAS", "MLAS"), "space": ("Word", "Boundary"), "tsv": ("Word", "Boundary"),
+            "labels": ("Accuracy", "MacroRecall", "MacroF1")}.get(score.get("format"), ())
+    parts = [f"{name} {100 * metrics[name]['f1']:.2f}" for name in main if name in metrics]
+    if "TaggedWord" in metrics:
+        parts.append(f"TaggedWord {100 * metrics['TaggedWord']['f1']:.2f}")
+    if not metrics:
+        parts.append("no gold")
+    counts = score.get("counts") or {}
+    extra = [f"{counts[k]} {label}" for k, label in (("unparsed", "unparsed"), ("refused", "refused"),
+                                                      ("lowConfidence", "low-confidence"),
+                                                      ("missing", "missing"), ("mismatched", "mismatched"))
+             if counts.get(k)]
+    return " ".join(parts) + (" | " + ", ".join(extra) if extra else "")

@@ -1,0 +1,72 @@
+"""Configuration: pairing rules, defaults, and invalid values reported (never raised)."""
+
+from __future__ import annotations
+
+from server.config import Settings, apply_editor_settings, load_project, pairing_for, severity_for
+from scorer.problems import Severity
+
+
+def test_gold_beside_the_file(tmp_path):
+    pred, gold = tmp_path / "a.conllu", tmp_path / "a.gold.conllu"
+    pred.write_text("")
+    assert pairing_for(str(pred), Settings(), str(tmp_path)).gold is None
+    gold.write_text("")
+    pairing = pairing_for(str(pred), Settings(), str(tmp_path))
+    assert pairing.format == "conllu" and pairing.gold == str(gold)
+    assert pairing_for(str(gold), Settings(), str(tmp_path)).gold is None  # gold has no gold
+    assert pairing_for(str(tmp_path / "notes.md"), Settings(), str(tmp_path)) is None
+
+
+def test_pair_rules_from_annoscore_toml(tmp_path):
+    (tmp_path / "annoscore.toml").write_text(
+        'threshold = 0.6\n[[pair]]\nfiles = "pred/*.txt"\ngold = "gold/{stem}.gold.txt"\npos = true\n'
+        '[[pair]]\nfiles = "out/*.tsv"\ngold = "ref/{name}"\nformat = "labels"\n')
+    settings, problems = load_project(tmp_path)
+    assert problems == [] and settings.threshold == 0.6
+    pairing = pairing_for(str(tmp_path / "pred" / "ja.txt"), settings, str(tmp_path))
+    assert pairing.format == "space" and pairing.pos and pairing.gold == str(tmp_path / "gold" / "ja.gold.txt")
+    pairing = pairing_for(str(tmp_path / "out" / "items.tsv"), settings, str(tmp_path))
+    assert pairing.format == "labels" and pairing.gold == str(tmp_path / "ref" / "items.tsv")
+
+
+def test_pyproject_section(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n[tool.annoscore]\nthreshold = 0.5\n')
+    settings, problems = load_project(tmp_path)
+    assert settings.threshold == 0.5 and problems == []
+
+
+def test_invalid_project_values_are_reported_with_their_line(tmp_path):
+    (tmp_path / "annoscore.toml").write_text(
+        'threshold = 3\nsurprise = 1\n[[pair]]\nfiles = "*.conllu"\n[[pair]]\nfiles = "*.txt"\ngold = "g"\n'
+        'format = "xml"\n')
+    settings, problems = load_project(tmp_path)
+    assert settings.threshold == Settings().threshold  # replaced by the default
+    by_line = {p.line: p.message for p in problems}
+    assert "threshold" in by_line[0] and "surprise" in by_line[1]
+    assert "needs files" in by_line[2]       # the first [[pair]] has no gold
+    assert "xml" in by_line[7]               # format of the second pair
+    assert len(settings.pairs) == 1 and settings.pairs[0].format is None
+
+
+def test_broken_toml_is_a_problem_not_a_crash(tmp_path):
+    (tmp_path / "annoscore.toml").write_text("threshold = = 1\n")
+    settings, problems = load_project(tmp_path)
+    assert settings == Settings() and problems and problems[0].line == 0
+
+
+def test_editor_settings_override_and_validate():
+    settings, problems = apply_editor_settings(Settings(threshold=0.6), {
+        "threshold": 0.9, "run": "onType", "goldDiff": True, "severities": {"low-confidence": "hint",
+                                                                           "format-": "warning", "cycle": "loud"},
+        "files": {"segmentation": ["*.seg"]}, "maxDiagnostics": 0})
+    assert settings.threshold == 0.9 and settings.run == "onType" and settings.gold_diff
+    assert settings.segmentation_files == ("*.seg",)
+    assert settings.max_diagnostics == Settings().max_diagnostics
+    assert {p.message.split(":")[1].strip() for p in problems} == {"severities.cycle", "maxDiagnostics"}
+    assert severity_for(settings, "low-confidence", Severity.INFORMATION) == Severity.HINT
+    assert severity_for(settings, "format-columns", Severity.ERROR) == Severity.WARNING
+    assert severity_for(settings, "cycle", Severity.ERROR) == Severity.ERROR
+    off, _ = apply_editor_settings(Settings(), {"severities": {"unparsed": "off"}})
+    assert severity_for(off, "unparsed", Severity.INFORMATION) is None
+    _, problems = apply_editor_settings(Settings(), "not an object")
+    assert problems

@@ -1,0 +1,101 @@
+"""``annoscore check`` (exit codes, output) and ``annoscore watch`` (events on changes)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from lsp_support import PRED, workspace
+from server.cli import main
+
+COMMAND = [sys.executable, "-m", "server.cli"]
+
+
+def test_check_exit_codes(tmp_path, monkeypatch, capsys):
+    pred, gold = workspace(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "x.conllu"]) == 1  # cycles, text mismatch, ...
+    out = capsys.readouterr().out
+    assert "x.conllu:" in out and " error cycle " in out
+    line = next(l for l in out.splitlines() if " cycle " in l)
+    path, row, column, rest = line.split(":", 3)
+    assert (int(row), int(column)) > (1, 0)
+    clean = tmp_path / "clean.conllu"
+    clean.write_text("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n\n", encoding="utf-8")
+    assert main(["check", "clean.conllu"]) == 0
+    assert main(["check", "x.conllu", "--fail-on", "error", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["failing"] > 0 and data["files"][0]["score"]["format"] == "conllu"
+    assert main(["check", "nope.conllu"]) == 1
+    assert "no such file" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        main(["check"])
+    assert stop.value.code == 2
+
+
+def test_check_with_explicit_gold(tmp_path, monkeypatch, capsys):
+    pred, gold = workspace(tmp_path)
+    other = tmp_path / "other.conllu"
+    other.write_text(PRED, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    main(["check", "other.conllu", "--gold", "x.gold.conllu", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["files"][0]["score"]["metrics"]["LAS"]["f1"] > 0
+    main(["check", "other.conllu", "--json"])
+    assert json.loads(capsys.readouterr().out)["files"][0]["score"]["metrics"] == {}
+
+
+def _read_events(process, count, timeout=30):
+    events = []
+    deadline = time.time() + timeout
+    while len(events) < count and time.time() < deadline:
+        line = process.stdout.readline()
+        if line:
+            events.append(json.loads(line))
+    return events
+
+
+def _event_for(process, path, timeout=30):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        line = process.stdout.readline()
+        if line and json.loads(line)["path"] == path:
+            return json.loads(line)
+    raise AssertionError(f"no event for {path}")
+
+
+def test_watch_reports_changes_and_stops_on_ctrl_c(tmp_path):
+    pred, gold = workspace(tmp_path)
+    process = subprocess.Popen(COMMAND + ["watch", str(tmp_path), "--json"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        start = _read_events(process, 2)
+        by_path = {e["path"]: e for e in start}
+        assert by_path["x.conllu"]["event"] == "start"
+        assert "cycle" in {d["code"] for d in by_path["x.conllu"]["added"]}
+        las = by_path["x.conllu"]["score"]["metrics"]["LAS"]["f1"]
+        time.sleep(1.0)  # let the watcher settle
+        # A parser rewrites the prediction: the cycle of s2 is gone.
+        pred.write_text(PRED.replace("2\tb\tb\tX\t_\t_\t3\tdep", "2\tb\tb\tX\t_\t_\t1\tdep"), encoding="utf-8")
+        change = _event_for(process, "x.conllu")
+        assert change["event"] == "change"
+        assert {d["code"] for d in change["removed"]} == {"cycle"} and not change["added"]
+        assert change["score"]["metrics"]["LAS"]["f1"] > las
+        # The gold changes: the prediction is rescored.
+        gold.write_text(gold.read_text().replace("2\tcat\tcat\tNOUN", "2\tcat\tcat\tVERB"), encoding="utf-8")
+        event = _event_for(process, "x.conllu")
+        assert event["score"]["metrics"]["UPOS"]["f1"] > change["score"]["metrics"]["UPOS"]["f1"]
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=10)
+        finally:
+            process.kill()
+    assert process.returncode == 0
+    assert "Traceback" not in process.stderr.read()

@@ -1,0 +1,67 @@
+"""The text store: local edits give the same blocks and problems as reading the whole text."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from scorer.conllu.reader import iter_blocks
+from server.demo import __file__ as demo_init
+from server.textstore import TextStore
+from pathlib import Path
+
+SAMPLE = (Path(demo_init).parent / "sample.conllu").read_text(encoding="utf-8")
+PIECES = ["\n", "\n\n", "x", "\t", "#", " ", "1\tA\ta\tX\t_\t_\t0\troot\t_\t_\n", "", "\ufeff"]
+
+
+def assert_consistent(store: TextStore, text: str) -> None:
+    assert store.text == text
+    blocks, problems = iter_blocks(text)
+    assert store.blocks() == blocks
+    found = sorted((p.code, p.line) for s in store.segments for p in s.problems)
+    assert found == sorted((p.code, p.line) for p in problems)
+    lines = text.split("\n")
+    for n in (0, len(lines) // 2, len(lines) - 1):
+        assert store.line(n) == lines[n]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_edits(seed):
+    rng = random.Random(seed)
+    text = SAMPLE
+    store = TextStore(text)
+    assert_consistent(store, text)
+    for _ in range(800):
+        lines = text.split("\n")
+        l1 = rng.randrange(len(lines))
+        c1 = rng.randrange(len(lines[l1]) + 1)
+        l2 = min(len(lines) - 1, l1 + rng.choice([0, 0, 0, 1, 3]))
+        c2 = rng.randrange(len(lines[l2]) + 1)
+        if (l2, c2) < (l1, c1):
+            l1, c1, l2, c2 = l2, c2, l1, c1
+        new = "".join(rng.choice(PIECES) for _ in range(rng.randrange(3)))
+
+        def offset(line, column):
+            return sum(len(x) + 1 for x in lines[:line]) + column
+
+        text = text[:offset(l1, c1)] + new + text[offset(l2, c2):]
+        store.apply_change((l1, c1), (l2, c2), new)
+        assert_consistent(store, text)
+
+
+def test_edit_touches_only_nearby_segments():
+    text = SAMPLE * 50
+    store = TextStore(text)
+    before = list(store.segments)
+    first, removed, inserted = store.apply_change((20, 2), (20, 5), "X")
+    assert removed <= 3 and inserted <= 3
+    assert store.segments[:first] == before[:first]
+    untouched_after = store.segments[first + inserted:]
+    assert all(a is b for a, b in zip(untouched_after, before[first + removed:]))
+
+
+def test_empty_and_blank_texts():
+    for text in ["", "\n", "\n\n\n", "# only a comment"]:
+        store = TextStore(text)
+        assert_consistent(store, text)
