@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from operator import eq
 from typing import Container
 
+from ..gcpause import gc_paused
 from ..lines import read_lines
 from ..problems import Problem, Severity
 from .counts import LabelCounts
@@ -63,12 +64,17 @@ def predicted_for_gold(gold: LabelFile, system: LabelFile) -> tuple[list[str | N
     indices of predicted items that have no gold item."""
     if paired_by(gold, system) == BY_ID:
         assert gold.ids is not None and system.ids is not None
+        if system.ids == gold.ids:  # the same items in the same order: nothing to look up
+            return list(system.labels), []
         # Reversed, so that the first of duplicate IDs wins (duplicates are errors anyway).
         by_id = dict(zip(reversed(system.ids), reversed(system.labels)))
         predicted = list(map(by_id.get, gold.ids))
-        gold_ids = set(gold.ids)
-        extra = [k for k, id_ in enumerate(system.ids) if id_ not in gold_ids]
-        return predicted, extra
+        if gold.unique_ids and len(predicted) - predicted.count(None) == len(by_id):
+            return predicted, []  # every predicted ID was found in gold
+        extra_ids = by_id.keys() - set(gold.ids)
+        if not extra_ids:
+            return predicted, []
+        return predicted, [k for k, id_ in enumerate(system.ids) if id_ in extra_ids]
     n = len(gold.labels)
     predicted = list(system.labels[:n])
     predicted += [None] * (n - len(predicted))
@@ -92,10 +98,8 @@ def evaluate_label_files(gold: LabelFile, system: LabelFile, outcomes: bool = Fa
     result.counts = LabelCounts(pairs, unpredicted, len(extra))
     gold_classes = set(gold.labels)
     unknown = {label for (_, label) in pairs if label not in gold_classes}
-    if unknown:
-        for label, line in zip(system.labels, system.lines):
-            if label in unknown and label not in result.unknown_first_line:
-                result.unknown_first_line[label] = line
+    for label in sorted(unknown):
+        result.unknown_first_line[label] = system.lines[system.labels.index(label)]
     if outcomes:
         right = bytes(map(eq, gold.labels, predicted))
         result.outcomes = right.translate(_OUTCOME_CHARS).decode("ascii")
@@ -106,11 +110,14 @@ def evaluate_files(system_path: str | os.PathLike[str], gold_path: str | os.Path
                    outcomes: bool = False) -> LabelResult:
     """Read and score two files.  Raises OSError only when a file cannot be
     read at all; format problems are in ``*_file_problems``."""
-    gold_lines = read_lines(gold_path)
-    system_lines = read_lines(system_path)
-    gold = parse_labels(gold_lines.lines)
-    system = parse_labels(system_lines.lines)
-    result = evaluate_label_files(gold, system, outcomes)
+    with gc_paused():
+        gold_lines = read_lines(gold_path)
+        gold = parse_labels(gold_lines.lines)
+        gold_lines.lines = []  # the items hold what is needed; free the text early
+        system_lines = read_lines(system_path)
+        system = parse_labels(system_lines.lines)
+        system_lines.lines = []
+        result = evaluate_label_files(gold, system, outcomes)
     result.gold_file_problems = gold_lines.problems + gold.problems
     result.system_file_problems = system_lines.problems + system.problems
     return result

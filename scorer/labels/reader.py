@@ -14,13 +14,15 @@ one too many), ``format-empty-id``, ``format-empty-label``,
 ``format-duplicate-id`` (with the first occurrence as related place).
 There is no header line: a first line ``id<TAB>label`` would be an item.
 
-`parse_labels` reads a whole file with one pass and no object per item;
+`parse_labels` reads a whole file with whole-list operations (no Python
+code per item) when every line is well formed, and line by line otherwise;
 `parse_item` reads one line with the columns an editor needs.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Sequence
 
 from ..problems import Problem, Related
@@ -31,8 +33,9 @@ class LabelFile:
     has_ids: bool
     labels: list[str] = field(default_factory=list)
     ids: list[str] | None = None   # parallel to labels, when has_ids
-    lines: list[int] = field(default_factory=list)  # 0-based line of each item
+    lines: Sequence[int] = field(default_factory=list)  # 0-based line of each item (a range when no line is skipped)
     problems: list[Problem] = field(default_factory=list)
+    unique_ids: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,39 +106,64 @@ def parse_labels(lines: Sequence[str]) -> LabelFile:
     n = item_lines(lines)
     first = next((line for line in lines[:n] if line.strip()), "")
     result = LabelFile("\t" in first)
-    labels, numbers, problems = result.labels, result.lines, result.problems
-    if result.has_ids:
-        ids: list[str] = []
-        result.ids = ids
-        for number in range(n):
-            line = lines[number]
-            raw_id, tab, raw_label = line.partition("\t")
-            label = raw_label.strip()
-            id_ = raw_id.strip()
-            if not (tab and label and id_) or "\t" in raw_label:
-                item, found = parse_item(line, number, True)
-                problems += found
-                if item is None:
-                    continue
-            ids.append(id_)
-            labels.append(label)
-            numbers.append(number)
-        if len(set(ids)) != len(ids):
-            problems += _duplicates(ids, numbers, lines)
-            problems.sort(key=lambda p: p.line)
-    else:
-        for number in range(n):
-            line = lines[number]
-            label = line.strip()
-            if not label or "\t" in line:
-                problems += parse_item(line, number, False)[1]
-                continue
-            labels.append(label)
-            numbers.append(number)
+    body = lines[:n] if n < len(lines) else lines
+    tabs = list(map(str.count, body, repeat("\t")))
+    if result.has_ids and tabs.count(1) == n:
+        # Every line is ID<TAB>LABEL, so joined with TABs and split again they
+        # alternate ID, LABEL, ID, ...: one C-level split for the whole file.
+        pieces = "\t".join(body).split("\t")
+        ids = list(map(str.strip, pieces[0::2]))
+        labels = list(map(str.strip, pieces[1::2]))
+        del pieces
+        if "" not in ids and "" not in labels:
+            result.ids, result.labels, result.lines = ids, _shared(labels), range(n)
+            _check_duplicates(result, lines)
+            return result
+    elif not result.has_ids and tabs.count(0) == n:
+        labels = list(map(str.strip, body))
+        if "" not in labels:
+            result.labels, result.lines = _shared(labels), range(n)
+            return result
+    _parse_line_by_line(result, lines, n)
     return result
 
 
-def _duplicates(ids: list[str], numbers: list[int], lines: Sequence[str]) -> list[Problem]:
+def _shared(labels: list[str]) -> list[str]:
+    """The same list with one string object per distinct label: a file has a
+    handful of labels a million times, and equal objects are counted faster
+    (pointer comparison, hash computed once) and take no memory each."""
+    first: dict[str, str] = {}
+    return list(map(first.setdefault, labels, labels))
+
+
+def _parse_line_by_line(result: LabelFile, lines: Sequence[str], n: int) -> None:
+    """The slow way, for files with blank lines or problems: each line on its own."""
+    labels: list[str] = []
+    numbers: list[int] = []
+    ids: list[str] | None = [] if result.has_ids else None
+    for number in range(n):
+        item, found = parse_item(lines[number], number, result.has_ids)
+        result.problems += found
+        if item is None:
+            continue
+        labels.append(item.label)
+        numbers.append(number)
+        if ids is not None:
+            assert item.id is not None
+            ids.append(item.id)
+    result.labels, result.lines, result.ids = _shared(labels), numbers, ids
+    _check_duplicates(result, lines)
+
+
+def _check_duplicates(result: LabelFile, lines: Sequence[str]) -> None:
+    ids = result.ids
+    if ids is not None and len(set(ids)) != len(ids):
+        result.unique_ids = False
+        result.problems += _duplicates(ids, result.lines, lines)
+        result.problems.sort(key=lambda p: p.line)
+
+
+def _duplicates(ids: list[str], numbers: Sequence[int], lines: Sequence[str]) -> list[Problem]:
     first: dict[str, int] = {}
     problems = []
     for id_, number in zip(ids, numbers):

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from operator import add
 from typing import Sequence
 
+from ..gcpause import gc_paused
 from ..lines import read_lines
 from ..problems import Problem
 from .counts import SegmentationCounts
@@ -198,9 +199,10 @@ def evaluate_files(system_path: str | os.PathLike[str], gold_path: str | os.Path
                    outcome_metric: str | None = None) -> SegmentationResult:
     """Score a prediction file against a gold file.  Raises OSError only when
     a file cannot be read at all; undecodable bytes are reported as problems."""
-    gold = read_lines(gold_path)
-    system = read_lines(system_path)
-    result = evaluate_lines(gold.lines, system.lines, options, outcome_metric)
+    with gc_paused():
+        gold = read_lines(gold_path)
+        system = read_lines(system_path)
+        result = evaluate_lines(gold.lines, system.lines, options, outcome_metric)
     result.gold_file_problems = gold.problems
     result.system_file_problems = system.problems
     return result

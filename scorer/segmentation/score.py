@@ -29,12 +29,14 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate, compress
-from operator import eq
+from operator import eq, not_
 from typing import Sequence
 
 from ..problems import Problem, Severity
 from .counts import SegmentationCounts
-from .tokens import ParsedLine, SegmentationOptions, is_white_space, parse_line
+from .tokens import (
+    SPACE_BUT_NOT_WHITE_SPACE, ParsedLine, SegmentationOptions, is_white_space, parse_line,
+)
 
 # Word, Boundary and TaggedWord, each (correct, gold, system).
 RawCounts = tuple[int, int, int, int, int, int, int, int, int]
@@ -53,10 +55,17 @@ def _offsets(words: Sequence[str]) -> tuple[list[int], list[int]]:
 
 def _scored(words: Sequence[str]) -> list[bool] | None:
     """Which words are scored (not whitespace); None when all of them are.
-    ``str.isspace`` first, in C, because whitespace words are rare."""
-    if any(map(str.isspace, words)):
+
+    ``str.isspace`` does the work, in C; it differs from White_Space only on
+    U+001C..U+001F, so only words it calls space that hold one of those get
+    a closer look.
+    """
+    space = list(map(str.isspace, words))
+    if True not in space:
+        return None
+    if not SPACE_BUT_NOT_WHITE_SPACE.isdisjoint("".join(compress(words, space))):
         return [not is_white_space(w) for w in words]
-    return None
+    return list(map(not_, space))
 
 
 def _spans(words: Sequence[str], tags: Sequence[str] | None):

@@ -39,7 +39,7 @@ UNKNOWN_TAG = "X"
 SEPARATORS = {"space": " ", "tsv": "\t"}
 
 # str.isspace() is true for these, Unicode White_Space (and Rust) says no.
-_SPACE_BUT_NOT_WHITE_SPACE = frozenset("\x1c\x1d\x1e\x1f")
+SPACE_BUT_NOT_WHITE_SPACE = frozenset("\x1c\x1d\x1e\x1f")
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +59,7 @@ class SegmentationOptions:
 
 def is_white_space(token: str) -> bool:
     """True for a non-empty token made only of Unicode White_Space characters."""
-    return token.isspace() and _SPACE_BUT_NOT_WHITE_SPACE.isdisjoint(token)
+    return token.isspace() and SPACE_BUT_NOT_WHITE_SPACE.isdisjoint(token)
 
 
 def split_tokens(line: str, separator: str) -> list[str]:
@@ -107,7 +107,8 @@ def split_words(line: str, options: SegmentationOptions) -> Words:
         else:
             add_word(token)
             add_tag(UNKNOWN_TAG)
-            if not is_white_space(token):  # tsv space tokens carry no tag, rightly
+            # tsv space tokens carry no tag, rightly (is_white_space, inlined)
+            if not (token.isspace() and SPACE_BUT_NOT_WHITE_SPACE.isdisjoint(token)):
                 unknown += 1
     return Words(words, tags, unknown)
 
