@@ -168,8 +168,9 @@ def main() -> int:
             gold, pred = make_files(folder, args.items, setup)
             ours_time, result = best_of(args.repeat, lambda: evaluate_files(pred, gold))
             ref_time, reference = best_of(args.repeat, lambda: reference_scores(gold, pred))
-            measured = run_measured([sys.executable, "-m", "server.cli", "evaluate", str(pred), str(gold),
-                                     "--format", "labels", "--json"])
+            command = [sys.executable, "-m", "server.cli", "evaluate", str(pred), str(gold), "--format", "labels",
+                       "--json"]
+            measured = min((run_measured(command) for _ in range(args.repeat)), key=lambda m: m.seconds)
             cli = json.loads(measured.stdout)
             ours = ours_as_dict(result)
             agree = same(ours, reference) and cli["metrics"]["Accuracy"]["correct"] == ours["correct"] \

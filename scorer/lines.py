@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
+from typing import Iterator
 
 from .problems import Problem, Severity
 
@@ -44,29 +45,49 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
-def decode_lines(data: bytes) -> LineFile:
-    """Decode UTF-8 bytes into lines, reporting what cannot be decoded."""
+def decode_text(data: bytes) -> tuple[str, list[Problem]]:
+    """UTF-8 bytes as text, and what could not be decoded (one problem per line)."""
     problems: list[Problem] = []
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
         problems.append(Problem("format-bom", "a byte-order mark at the start of the file was ignored",
                                 0, 0, 1, Severity.WARNING))
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8"), problems
     except UnicodeDecodeError:
         text = data.decode("utf-8", errors="surrogateescape")
-    else:
-        return LineFile(split_lines(text), problems)
-    lines = split_lines(text)
-    for number, line in enumerate(lines):
-        if not line.isascii():
-            match = _SURROGATE.search(line)
-            if match:
-                problems.append(Problem(
-                    "format-encoding",
-                    f"not UTF-8: byte 0x{ord(match.group()) - 0xDC00:02X} at column {match.start() + 1}",
-                    number, match.start(), match.start() + 1))
-    return LineFile(lines, problems)
+    line, line_start, last_line = 0, 0, -1
+    for match in _SURROGATE.finditer(text):
+        position = match.start()
+        line += text.count("\n", line_start, position)
+        line_start = text.rfind("\n", 0, position) + 1
+        if line != last_line:  # the first bad byte of each line
+            last_line = line
+            column = position - line_start
+            problems.append(Problem(
+                "format-encoding", f"not UTF-8: byte 0x{ord(match.group()) - 0xDC00:02X} at column {column + 1}",
+                line, column, column + 1))
+    return text, problems
+
+
+def decode_lines(data: bytes) -> LineFile:
+    """Decode UTF-8 bytes into lines, reporting what cannot be decoded."""
+    text, problems = decode_text(data)
+    return LineFile(split_lines(text), problems)
+
+
+def line_blocks(text: str, size: int = 1 << 20) -> Iterator[tuple[int, list[str]]]:
+    """The lines of ``text`` (as `split_lines` cuts them) in blocks of about
+    ``size`` characters: (number of the block's first line, its lines).  For
+    reading big files without a list of all their lines."""
+    position, number = 0, 0
+    while position < len(text):
+        end = text.find("\n", position + size)
+        end = len(text) if end < 0 else end + 1
+        lines = split_lines(text[position:end])
+        yield number, lines
+        number += len(lines)
+        position = end
 
 
 def read_lines(path: str | os.PathLike[str]) -> LineFile:

@@ -67,7 +67,7 @@ def test_segmentation_json_contract(capsys, seg):
     assert data["mismatched"] == [{"line": 3, "gold_line": 3, "offset": 1, "column": 3,
                                    "text": "hj", "gold_text": "hi"}]
     sig = data["signature"]
-    assert sig["format"] == "space" and sig["options"] == {"pos": False}
+    assert sig["format"] == "space" and sig["options"] == {"pos": False, "paired_by": "position"}
     assert set(sig["files"]) == {"pred", "gold"} and len(sig["files"]["gold"]["sha256"]) == 64
 
 
@@ -77,7 +77,7 @@ def test_pos_adds_tagged_word(capsys, tmp_path):
     status, out, _ = run(capsys, "evaluate", pred, gold, "--pos", "--json")
     data = json.loads(out)
     assert data["metrics"]["TaggedWord"]["correct"] == 1
-    assert data["signature"]["format"] == "tsv" and data["signature"]["options"] == {"pos": True}
+    assert data["signature"]["format"] == "tsv" and data["signature"]["options"]["pos"] is True
 
 
 def test_repairing_by_text_is_said(capsys, tmp_path):

@@ -208,3 +208,24 @@ def test_first_of_duplicate_predicted_ids_wins():
     gold = parse_labels(["a\tX"])
     pred = parse_labels(["a\tX", "a\tY"])
     assert predicted_for_gold(gold, pred)[0] == ["X"]
+
+
+def test_reading_in_blocks_equals_reading_whole_lines():
+    from scorer.labels.reader import parse_label_blocks
+    from scorer.lines import line_blocks, split_lines
+    texts = [
+        "a\tX\r\nb\tY\n\n\nc\tZ\nd\tX\n",           # blank lines in an ID file are skipped
+        "\n\nX\nY\n\nZ\n\n\n",                     # blank lines among plain labels are errors, at the end not
+        "a\tX\nb\n c \t Y \nd\tX\tQ\na\tZ\n",      # problems of every kind
+        "X\nY\nZ",
+    ]
+    for text in texts:
+        whole = parse_labels(split_lines(text))
+        for size in (1, 3, 7, 100):
+            blocks = parse_label_blocks(line_blocks(text, size))
+            assert (blocks.has_ids, blocks.ids, blocks.labels, list(blocks.lines)) == \
+                (whole.has_ids, whole.ids, whole.labels, list(whole.lines)), (text, size)
+            assert [(p.code, p.line) for p in blocks.problems] == [(p.code, p.line) for p in whole.problems]
+    plain = parse_labels(split_lines(texts[1]))
+    assert plain.labels == ["X", "Y", "Z"] and [(p.code, p.line) for p in plain.problems] == [
+        ("format-empty-label", 0), ("format-empty-label", 1), ("format-empty-label", 4)]

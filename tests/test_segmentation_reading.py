@@ -108,3 +108,21 @@ def test_written_x_is_not_unknown():
 def test_options_reject_unknown_formats():
     with pytest.raises(ValueError):
         SegmentationOptions("csv")
+
+
+def test_line_blocks_cut_like_split_lines():
+    from scorer.lines import line_blocks
+    text = "a\r\nbb\n\nccc\r\n\r\nd\re\nf"
+    for size in (1, 2, 5, 100):
+        numbers, lines = [], []
+        for first, block in line_blocks(text, size):
+            numbers.append(first)
+            assert first == len(lines)
+            lines += block
+        assert lines == split_lines(text)
+
+
+def test_bad_utf8_on_several_lines():
+    file = decode_lines(b"ok\n\xffa\xfe\nfine\nab\xc3\n")
+    assert [(p.line, p.start) for p in file.problems] == [(1, 0), (3, 2)]
+    assert "0xFF" in file.problems[0].message and "0xC3" in file.problems[1].message

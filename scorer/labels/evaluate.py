@@ -22,10 +22,10 @@ from operator import eq
 from typing import Container
 
 from ..gcpause import gc_paused
-from ..lines import read_lines
+from ..lines import decode_text
 from ..problems import Problem, Severity
 from .counts import LabelCounts
-from .reader import LabelFile, LabelItem, parse_labels
+from .reader import LabelFile, LabelItem, parse_label_text
 
 BY_ID = "id"
 BY_ORDER = "order"
@@ -111,16 +111,18 @@ def evaluate_files(system_path: str | os.PathLike[str], gold_path: str | os.Path
     """Read and score two files.  Raises OSError only when a file cannot be
     read at all; format problems are in ``*_file_problems``."""
     with gc_paused():
-        gold_lines = read_lines(gold_path)
-        gold = parse_labels(gold_lines.lines)
-        gold_lines.lines = []  # the items hold what is needed; free the text early
-        system_lines = read_lines(system_path)
-        system = parse_labels(system_lines.lines)
-        system_lines.lines = []
+        gold, gold_problems = _read(gold_path)
+        system, system_problems = _read(system_path)
         result = evaluate_label_files(gold, system, outcomes)
-    result.gold_file_problems = gold_lines.problems + gold.problems
-    result.system_file_problems = system_lines.problems + system.problems
+    result.gold_file_problems = gold_problems + gold.problems
+    result.system_file_problems = system_problems + system.problems
     return result
+
+
+def _read(path: str | os.PathLike[str]) -> tuple[LabelFile, list[Problem]]:
+    with open(path, "rb") as f:
+        text, problems = decode_text(f.read())
+    return parse_label_text(text), problems
 
 
 # --------------------------------------------------------------------------

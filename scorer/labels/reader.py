@@ -23,8 +23,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import repeat
-from typing import Sequence
+from typing import Iterable, Sequence
 
+from ..lines import line_blocks
 from ..problems import Problem, Related
 
 
@@ -93,87 +94,121 @@ def parse_item(line: str, number: int, has_ids: bool) -> tuple[LabelItem | None,
     return LabelItem(number, label, start, end), []
 
 
-def item_lines(lines: Sequence[str]) -> int:
-    """The number of lines that can hold items (blank lines at the end left out)."""
-    n = len(lines)
-    while n and not lines[n - 1].strip():
-        n -= 1
-    return n
-
-
 def parse_labels(lines: Sequence[str]) -> LabelFile:
-    """All items of a file (see the module docstring)."""
-    n = item_lines(lines)
-    first = next((line for line in lines[:n] if line.strip()), "")
-    result = LabelFile("\t" in first)
-    body = lines[:n] if n < len(lines) else lines
-    tabs = list(map(str.count, body, repeat("\t")))
-    if result.has_ids and tabs.count(1) == n:
-        # Every line is ID<TAB>LABEL, so joined with TABs and split again they
-        # alternate ID, LABEL, ID, ...: one C-level split for the whole file.
-        pieces = "\t".join(body).split("\t")
-        ids = list(map(str.strip, pieces[0::2]))
-        labels = list(map(str.strip, pieces[1::2]))
-        del pieces
-        if "" not in ids and "" not in labels:
-            result.ids, result.labels, result.lines = ids, _shared(labels), range(n)
-            _check_duplicates(result, lines)
-            return result
-    elif not result.has_ids and tabs.count(0) == n:
-        labels = list(map(str.strip, body))
-        if "" not in labels:
-            result.labels, result.lines = _shared(labels), range(n)
-            return result
-    _parse_line_by_line(result, lines, n)
+    """All items of a file given as lines (see the module docstring)."""
+    return parse_label_blocks([(0, list(lines))])
+
+
+def parse_label_text(text: str) -> LabelFile:
+    """All items of a file given as one text, read a block of lines at a time."""
+    return parse_label_blocks(line_blocks(text))
+
+
+class _Items:
+    """The items found so far; ``lines`` stays a range while no line is skipped."""
+
+    def __init__(self, has_ids: bool) -> None:
+        self.file = LabelFile(has_ids, ids=[] if has_ids else None, lines=range(0))
+        self.shared: dict[str, str] = {}  # one string object per distinct label
+
+    def add_block(self, first: int, ids: list[str] | None, labels: list[str]) -> None:
+        f = self.file
+        if isinstance(f.lines, range) and f.lines.stop == first:
+            f.lines = range(first + len(labels))
+        else:
+            self._numbers().extend(range(first, first + len(labels)))
+        self._extend(ids, labels)
+
+    def add_item(self, item: LabelItem) -> None:
+        self._numbers().append(item.line)
+        self._extend(None if item.id is None else [item.id], [item.label])
+
+    def _numbers(self) -> list[int]:
+        f = self.file
+        if isinstance(f.lines, range):
+            f.lines = list(f.lines)
+        assert isinstance(f.lines, list)
+        return f.lines
+
+    def _extend(self, ids: list[str] | None, labels: list[str]) -> None:
+        # Equal strings become one object: counted faster (pointer comparison,
+        # hash computed once), and a million copies of a label take no memory.
+        self.file.labels += map(self.shared.setdefault, labels, labels)
+        if ids is not None and self.file.ids is not None:
+            self.file.ids += ids
+
+
+def parse_label_blocks(blocks: Iterable[tuple[int, list[str]]]) -> LabelFile:
+    """All items, from (number of the first line, lines) blocks in file order.
+
+    A block whose lines are all well formed is split with whole-list
+    operations (C speed, no Python code per line); any other block line by
+    line with `parse_item`.
+    """
+    items: _Items | None = None
+    blank: list[int] = []  # plain-label files: blank lines, an error once an item follows
+    for first, block in blocks:
+        if items is None:
+            start = next((k for k, line in enumerate(block) if line.strip()), None)
+            if start is None:
+                blank += range(first, first + len(block))
+                continue
+            items = _Items("\t" in block[start])
+        f = items.file
+        tabs = list(map(str.count, block, repeat("\t")))
+        if f.has_ids and tabs.count(1) == len(block):
+            # Every line is ID<TAB>LABEL, so joined with TABs and split again
+            # they alternate ID, LABEL, ID, ...
+            pieces = "\t".join(block).split("\t")
+            ids = list(map(str.strip, pieces[0::2]))
+            labels = list(map(str.strip, pieces[1::2]))
+            if "" not in ids and "" not in labels:
+                items.add_block(first, ids, labels)
+                continue
+        elif not f.has_ids and tabs.count(0) == len(block):
+            labels = list(map(str.strip, block))
+            if "" not in labels:
+                f.problems += _blank_lines(blank)
+                blank = []
+                items.add_block(first, None, labels)
+                continue
+        for k, line in enumerate(block, first):
+            if not f.has_ids and not line.strip():
+                blank.append(k)
+                continue
+            item, found = parse_item(line, k, f.has_ids)
+            if not f.has_ids:
+                f.problems += _blank_lines(blank)
+                blank = []
+            f.problems += found
+            if item is not None:
+                items.add_item(item)
+    # Blank lines left over are at the end of the file: they never count.
+    if items is None:
+        return LabelFile(False)
+    result = items.file
+    if result.ids is not None and len(set(result.ids)) != len(result.ids):
+        result.unique_ids = False
+        result.problems += _duplicates(result.ids, result.lines)
+    result.problems.sort(key=lambda p: p.line)
     return result
 
 
-def _shared(labels: list[str]) -> list[str]:
-    """The same list with one string object per distinct label: a file has a
-    handful of labels a million times, and equal objects are counted faster
-    (pointer comparison, hash computed once) and take no memory each."""
-    first: dict[str, str] = {}
-    return list(map(first.setdefault, labels, labels))
+def _blank_lines(numbers: list[int]) -> list[Problem]:
+    return [Problem("format-empty-label",
+                    "blank line among items: items are paired by line, so every line needs a label",
+                    k, 0, 0) for k in numbers]
 
 
-def _parse_line_by_line(result: LabelFile, lines: Sequence[str], n: int) -> None:
-    """The slow way, for files with blank lines or problems: each line on its own."""
-    labels: list[str] = []
-    numbers: list[int] = []
-    ids: list[str] | None = [] if result.has_ids else None
-    for number in range(n):
-        item, found = parse_item(lines[number], number, result.has_ids)
-        result.problems += found
-        if item is None:
-            continue
-        labels.append(item.label)
-        numbers.append(number)
-        if ids is not None:
-            assert item.id is not None
-            ids.append(item.id)
-    result.labels, result.lines, result.ids = _shared(labels), numbers, ids
-    _check_duplicates(result, lines)
-
-
-def _check_duplicates(result: LabelFile, lines: Sequence[str]) -> None:
-    ids = result.ids
-    if ids is not None and len(set(ids)) != len(ids):
-        result.unique_ids = False
-        result.problems += _duplicates(ids, result.lines, lines)
-        result.problems.sort(key=lambda p: p.line)
-
-
-def _duplicates(ids: list[str], numbers: Sequence[int], lines: Sequence[str]) -> list[Problem]:
+def _duplicates(ids: list[str], numbers: Sequence[int]) -> list[Problem]:
     first: dict[str, int] = {}
     problems = []
     for id_, number in zip(ids, numbers):
         if id_ in first:
             earlier = first[id_]
-            start = lines[number].index(id_)
             problems.append(Problem(
                 "format-duplicate-id", f"ID '{id_}' already used on line {earlier + 1}",
-                number, start, start + len(id_),
-                related=(Related(earlier, 0, len(id_), "first used here"),)))
+                number, 0, len(id_), related=(Related(earlier, 0, len(id_), "first used here"),)))
         else:
             first[id_] = number
     return problems

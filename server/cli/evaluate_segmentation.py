@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     if result.pairing_error is not None:
         raise InputError(f"{args.pred}:{result.pairing_error.line + 1}: {result.pairing_error.message}")
 
-    signature = Signature(fmt, {"pos": args.pos})
+    signature = Signature(fmt, {"pos": args.pos, "paired_by": result.paired_by})
     signature.add_file("pred", args.pred)
     signature.add_file("gold", args.gold)
     if metric is not None:
