@@ -14,9 +14,10 @@ one too many), ``format-empty-id``, ``format-empty-label``,
 ``format-duplicate-id`` (with the first occurrence as related place).
 There is no header line: a first line ``id<TAB>label`` would be an item.
 
-`parse_labels` reads a whole file with whole-list operations (no Python
-code per item) when every line is well formed, and line by line otherwise;
-`parse_item` reads one line with the columns an editor needs.
+`parse_label_text` (a whole file's text) and `parse_labels` (its lines) go
+through `parse_label_blocks`: a block of lines that are all well formed is
+split with whole-list operations (no Python code per item), any other block
+line by line.  `parse_item` reads one line with the columns an editor needs.
 """
 
 from __future__ import annotations
