@@ -1,0 +1,93 @@
+-- annoscore for Neovim: the annoscore language server (`annoscore lsp`) for
+-- CoNLL-U, segmentation and label files, its score in the status line, and
+-- commands for the report and low-confidence cells.
+--
+--   require("annoscore").setup{ cmd = {...}, filetypes = {...},
+--     segmentation = {globs}, labels = {globs}, settings = {...} }
+--
+-- See :help annoscore.
+
+local M = {}
+
+local function detect_conllu()
+  if require("annoscore.compat").has_filetype_add then
+    vim.filetype.add({ extension = { conllu = "conllu" } })
+  else
+    -- 0.7's default detection (filetype.vim) ignores vim.filetype.add, and
+    -- may have called a file starting with "#" conf: `set`, not `setfiletype`.
+    vim.cmd([[
+      augroup annoscore.filetype
+        autocmd!
+        autocmd BufRead,BufNewFile *.conllu if &filetype !=# 'conllu' | set filetype=conllu | endif
+      augroup END
+    ]])
+  end
+end
+
+--- Registers the server and the commands. Calling it again replaces the options.
+function M.setup(user_options)
+  local config = require("annoscore.config")
+  local options = config.resolve(user_options)
+  config.options = options
+  detect_conllu()
+  require("annoscore.lsp").register(options)
+  require("annoscore.commands").create(options)
+  local score = require("annoscore.score")
+  vim.api.nvim_create_autocmd("BufWipeout", {
+    group = vim.api.nvim_create_augroup("annoscore.scores", { clear = true }),
+    callback = function(args)
+      local path = require("annoscore.files").buffer_path(args.buf)
+      if path then
+        score.forget(path)
+      end
+    end,
+  })
+end
+
+--- The status line text of a buffer (default: the current one):
+--- "LAS 82.51 UAS 85.01 | 1 unparsed, 2 refused, 15 low-conf" once scored,
+--- "not scored yet" while the server has not scored it, "" for buffers that
+--- are not annoscore's. For a plain statusline:
+---   set statusline=%f\ %{v:lua.require'annoscore'.status()}
+function M.status(bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local files = require("annoscore.files")
+  local path = files.buffer_path(bufnr)
+  if path == nil then
+    return ""
+  end
+  local payload = require("annoscore.score").get(path)
+  if payload ~= nil then
+    return require("annoscore.score").text(payload)
+  end
+  if #require("annoscore.compat").clients(bufnr) > 0 then
+    return "not scored yet"
+  end
+  return ""
+end
+
+--- The last `annoscore/score` payload of a buffer (a table), or nil.
+function M.score(bufnr)
+  local path = require("annoscore.files").buffer_path(bufnr or vim.api.nvim_get_current_buf())
+  return path and require("annoscore.score").get(path)
+end
+
+function M.rescore(bufnr)
+  require("annoscore.commands").rescore(bufnr)
+end
+
+function M.show_report(style)
+  local config = require("annoscore.config")
+  require("annoscore.report").show(vim.api.nvim_get_current_buf(),
+    style or (config.options and config.options.report) or "split")
+end
+
+function M.next_low_confidence()
+  return require("annoscore.navigation").jump("next")
+end
+
+function M.prev_low_confidence()
+  return require("annoscore.navigation").jump("previous")
+end
+
+return M

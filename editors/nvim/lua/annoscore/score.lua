@@ -1,0 +1,100 @@
+-- The last `annoscore/score` payload of each file, and the status line text
+-- made from it. Payloads stay in this Lua table (keyed by absolute path), not
+-- in b: variables: their floats would come back as special tables on 0.7.
+
+local M = {}
+
+local payloads = {} -- absolute path -> payload
+local listeners = {} -- functions called as fn(path, payload) after each score
+
+-- The figures an annotator watches: attachment scores for a treebank, word
+-- F1 for segmentation, accuracy for labels (the same as the VS Code status bar).
+M.main_metrics = {
+  conllu = { "LAS", "UAS" },
+  space = { "Word" },
+  tsv = { "Word" },
+  labels = { "Accuracy" },
+}
+
+local function path_of_uri(uri)
+  return vim.fn.fnamemodify(vim.uri_to_fname(uri), ":p")
+end
+
+--- A proportion as a percentage with two decimals, as the official scorer prints it.
+function M.percent(proportion)
+  return string.format("%.2f", proportion * 100)
+end
+
+--- The status text for a payload:
+--- "LAS 82.51 UAS 85.01 | 1 unparsed, 2 refused, 15 low-conf".
+--- Zero counts are left out so a clean file has a short status.
+function M.text(payload)
+  local parts = {}
+  if payload.gold == nil or payload.gold == vim.NIL then
+    table.insert(parts, "no gold")
+  else
+    for _, name in ipairs(M.main_metrics[payload.format] or {}) do
+      local metric = payload.metrics and payload.metrics[name]
+      if type(metric) == "table" and type(metric.f1) == "number" then
+        table.insert(parts, name .. " " .. M.percent(metric.f1))
+      end
+    end
+    if #parts == 0 then
+      table.insert(parts, "no score")
+    end
+  end
+  local text = table.concat(parts, " ")
+  local counts = payload.counts or {}
+  local problems = {}
+  for _, count in ipairs({ { "unparsed", "unparsed" }, { "refused", "refused" }, { "lowConfidence", "low-conf" } }) do
+    local n = counts[count[1]]
+    if type(n) == "number" and n > 0 then
+      table.insert(problems, string.format("%d %s", n, count[2]))
+    end
+  end
+  if #problems > 0 then
+    text = text .. " | " .. table.concat(problems, ", ")
+  end
+  return text
+end
+
+--- The handler for the `annoscore/score` notification (same signature on 0.7-0.12).
+function M.on_score(err, payload)
+  if err ~= nil or type(payload) ~= "table" or type(payload.uri) ~= "string" then
+    return
+  end
+  local path = path_of_uri(payload.uri)
+  payloads[path] = payload
+  for _, listener in ipairs(listeners) do
+    listener(path, payload)
+  end
+  local function announce()
+    -- Redraw every status line (lualine's too), and let users hook in with
+    -- `autocmd User AnnoscoreScore`.
+    vim.cmd("redrawstatus!")
+    local ok = pcall(vim.api.nvim_exec_autocmds, "User",
+      { pattern = "AnnoscoreScore", modeline = false, data = { path = path } })
+    if not ok then -- 0.7 has no `data`
+      vim.api.nvim_exec_autocmds("User", { pattern = "AnnoscoreScore", modeline = false })
+    end
+  end
+  if vim.in_fast_event() then
+    vim.schedule(announce)
+  else
+    announce()
+  end
+end
+
+function M.on_update(listener)
+  table.insert(listeners, listener)
+end
+
+function M.get(path)
+  return payloads[path]
+end
+
+function M.forget(path)
+  payloads[path] = nil
+end
+
+return M

@@ -1,0 +1,229 @@
+-- A headless Neovim session that drives the plugin as a user would, for
+-- tests/test_nvim.py:
+--
+--   timeout 60 nvim --headless --clean -u scenario.lua FILE </dev/null
+--
+-- with ANNOSCORE_TEST (a JSON file) giving the plugin folder, the setup{}
+-- options, what to do and where to write the results. It waits for
+-- conditions (never fixed sleeps), records what a user would see, and
+-- writes it all as JSON. Two scenarios:
+--   "edit":   FILE is a prediction with gold; record the diagnostics and the
+--             status line, navigate, show the report and :checkhealth, edit
+--             one cell, :write, and record them again;
+--   "attach": open spec.files in turn and record which buffers the server
+--             attached to (filetypes and segmentation/label globs).
+-- Any error ends the session with the error in the results, so a broken
+-- plugin fails the test with a message instead of hanging it.
+
+local function read_json(path)
+  local file = assert(io.open(path, "r"))
+  local text = file:read("*a")
+  file:close()
+  return vim.fn.json_decode(text)
+end
+
+local spec = read_json(assert(os.getenv("ANNOSCORE_TEST"), "ANNOSCORE_TEST is not set"))
+local results = { steps = {} }
+
+local function finish()
+  local file = assert(io.open(spec.out, "w"))
+  file:write(vim.fn.json_encode(results))
+  file:close()
+  vim.cmd("qall!")
+end
+
+local function load_plugin()
+  vim.opt.runtimepath:prepend(spec.plugin)
+  vim.o.statusline = "%f %{v:lua.require'annoscore'.status()}"
+  vim.o.laststatus = 2
+  require("annoscore").setup(spec.options)
+end
+
+-- An error here would leave Neovim waiting at startup: report it and quit.
+local loaded, load_error = xpcall(load_plugin, debug.traceback)
+if not loaded then
+  results.error = tostring(load_error)
+  finish()
+  return
+end
+
+-- What has arrived, for the conditions below to wait on: counts of scores
+-- and DiagnosticChanged events, and the document version of the last
+-- publishDiagnostics with the score count at that moment (a rescoring
+-- publishes diagnostics, then the score). Also a trace with times, in the
+-- results, so a failure shows the order of events.
+local seen = { scores = 0, diagnostics = 0 }
+local published = { version = nil, scores = 0 }
+local started = vim.loop.hrtime()
+results.trace = {}
+
+local function trace(event)
+  table.insert(results.trace, string.format("%6.0f ms %s", (vim.loop.hrtime() - started) / 1e6, event))
+end
+
+vim.api.nvim_create_autocmd("User", {
+  pattern = "AnnoscoreScore",
+  callback = function()
+    seen.scores = seen.scores + 1
+    trace("annoscore/score: " .. require("annoscore").status())
+  end,
+})
+vim.api.nvim_create_autocmd("DiagnosticChanged", {
+  callback = function()
+    seen.diagnostics = seen.diagnostics + 1
+  end,
+})
+local publish = vim.lsp.handlers["textDocument/publishDiagnostics"]
+vim.lsp.handlers["textDocument/publishDiagnostics"] = function(err, result, ctx, ...)
+  if result then
+    trace(("publishDiagnostics version %s: %d"):format(tostring(result.version), #result.diagnostics))
+    published = { version = result.version, scores = seen.scores }
+  end
+  return publish(err, result, ctx, ...)
+end
+
+local function wait_for(what, condition)
+  if not vim.wait(spec.wait_ms or 30000, condition, 20) then
+    error("timed out waiting for " .. what)
+  end
+end
+
+local function diagnostics(bufnr)
+  local found = {}
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    table.insert(found, {
+      code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code),
+      source = d.source,
+      severity = d.severity,
+      lnum = d.lnum,
+      col = d.col,
+      end_lnum = d.end_lnum,
+      end_col = d.end_col,
+    })
+  end
+  return found
+end
+
+local function snapshot(name, bufnr)
+  local statusline = vim.api.nvim_eval_statusline(vim.o.statusline, { winid = vim.api.nvim_get_current_win() })
+  results.steps[name] = {
+    diagnostics = diagnostics(bufnr),
+    status = require("annoscore").status(bufnr),
+    statusline = statusline.str,
+    clients = #require("annoscore.compat").clients(bufnr),
+  }
+end
+
+local function cursor()
+  local position = vim.api.nvim_win_get_cursor(0)
+  return { position[1] - 1, position[2] }
+end
+
+local function edit_scenario()
+  local bufnr = vim.api.nvim_get_current_buf()
+  results.filetype = vim.bo[bufnr].filetype
+
+  wait_for("the first score and diagnostics", function()
+    return seen.scores >= 1 and #vim.diagnostic.get(bufnr) > 0
+  end)
+  snapshot("opened", bufnr)
+
+  -- Low-confidence navigation from the top of the file, both ways.
+  vim.api.nvim_win_set_cursor(0, { 1, 0 })
+  vim.cmd("AnnoscoreNextLowConfidence")
+  local next_cell = cursor()
+  vim.cmd("AnnoscoreNextLowConfidence")
+  local second_cell = cursor()
+  vim.api.nvim_win_set_cursor(0, { 1, 0 })
+  vim.cmd("AnnoscorePrevLowConfidence")
+  results.navigation = { next = next_cell, second = second_cell, previous_wrapped = cursor() }
+
+  -- The report in a split.
+  local windows = #vim.api.nvim_list_wins()
+  vim.cmd("AnnoscoreScore")
+  wait_for("the report window", function()
+    return #vim.api.nvim_list_wins() > windows
+  end)
+  results.report = vim.api.nvim_buf_get_lines(0, 0, -1, false)
+  vim.cmd("close")
+
+  -- :checkhealth annoscore, in its own tab.
+  vim.cmd("checkhealth annoscore")
+  results.health = vim.api.nvim_buf_get_lines(0, 0, -1, false)
+  vim.cmd("tabclose")
+
+  -- Edit one cell, save, and wait for new diagnostics and a new score.
+  local edit = spec.edit
+  local changes = seen.diagnostics
+  vim.api.nvim_buf_set_text(bufnr, edit.line, edit.start_col, edit.line, edit.end_col, { edit.text })
+  trace("edited")
+  vim.cmd("write")
+  trace("written")
+  -- Wait for the diagnostics of this very version (stale publishes from
+  -- earlier rescorings may still arrive), then the score that follows them.
+  local version = vim.lsp.util.buf_versions[bufnr]
+  wait_for("the diagnostics and score of version " .. tostring(version), function()
+    return published.version == version and seen.scores > published.scores and seen.diagnostics > changes
+  end)
+  snapshot("saved", bufnr)
+end
+
+local function attach_scenario()
+  local compat = require("annoscore.compat")
+  local buffers = {}
+  for _, file in ipairs(spec.files) do
+    vim.cmd("edit " .. vim.fn.fnameescape(file))
+    buffers[file] = vim.api.nvim_get_current_buf()
+  end
+  -- Buffers are attached (or not) as they are opened; those expected to be
+  -- were opened last, so once they are, every earlier decision has been made.
+  wait_for("the server to attach", function()
+    for _, file in ipairs(spec.expect_attached) do
+      if #compat.clients(buffers[file]) == 0 then
+        return false
+      end
+    end
+    return true
+  end)
+  for _, file in ipairs(spec.expect_scored or {}) do
+    wait_for("a score for " .. file, function()
+      return require("annoscore").score(buffers[file]) ~= nil
+    end)
+  end
+  for _, file in ipairs(spec.expect_diagnostics or {}) do
+    wait_for("diagnostics for " .. file, function()
+      return #vim.diagnostic.get(buffers[file]) > 0
+    end)
+  end
+  results.buffers = {}
+  for file, bufnr in pairs(buffers) do
+    results.buffers[file] = {
+      filetype = vim.bo[bufnr].filetype,
+      attached = #compat.clients(bufnr) > 0,
+      status = require("annoscore").status(bufnr),
+      diagnostics = diagnostics(bufnr),
+    }
+  end
+  results.servers = #compat.clients()
+end
+
+local function run()
+  if spec.scenario == "attach" then
+    attach_scenario()
+  else
+    edit_scenario()
+  end
+end
+
+vim.api.nvim_create_autocmd("VimEnter", {
+  once = true,
+  callback = function()
+    vim.schedule(function()
+      local ok, err = xpcall(run, debug.traceback)
+      if not ok then
+        results.error = tostring(err)
+      end
+      finish()
+    end)
+  end,
+})
