@@ -3,7 +3,7 @@
 Scoring a file makes millions of short-lived lists and tuples and no
 reference cycles; the collector's repeated passes over them cost 10-25% of
 the time and free nothing that reference counting would not.  Objects are
-still freed as usual while paused.  (scorer.conllu.evaluate has its own copy.)
+still freed as usual while paused.
 """
 
 from __future__ import annotations

@@ -22,22 +22,31 @@ from scorer.conllu.reader import BlockSplitter, normalize_newlines
 from scorer.problems import Problem
 
 
-@dataclass
+@dataclass(eq=False)
 class Segment:
     """Lines ``first_line`` .. of the document: a block, then its blank lines."""
 
     text: str              # exact text, newlines included
     first_line: int
-    block: str | None      # the block's lines without the trailing blank lines (None: blank only)
+    has_block: bool        # False: blank lines only (before the first block)
     block_line: int        # the block's first line (absolute)
     problems: list[Problem] = field(default_factory=list)  # between-sentence problems, absolute
+    bom: bool = False      # the text starts with a byte-order mark (not part of the block)
     # What the engine derived from this text (kept until the text changes).
     analysis: object = None
+    n_lines: int = 0       # lines this segment starts (a last segment without a final newline has one more)
+
+    def __post_init__(self) -> None:
+        self.n_lines = self.text.count("\n") + (0 if self.text.endswith("\n") else 1)
 
     @property
-    def n_lines(self) -> int:
-        """Lines this segment starts (a last segment without a final newline still has its line)."""
-        return self.text.count("\n") + (0 if self.text.endswith("\n") else 1)
+    def block(self) -> str | None:
+        """The block's lines without the blank lines after them (made on demand,
+        so that a document is not held twice)."""
+        if not self.has_block:
+            return None
+        block = self.text.rstrip("\n")
+        return block[1:] if self.bom else block
 
 
 def _segments_of(text: str, first_line: int, at_file_start: bool) -> list[Segment]:
@@ -51,13 +60,14 @@ def _segments_of(text: str, first_line: int, at_file_start: bool) -> list[Segmen
     while pos >= 0:
         line_starts.append(pos + 1)
         pos = text.find("\n", pos + 1)
-    cuts = [(line_starts[line - first_line], line, body) for line, body in blocks]
+    cuts = [(line_starts[line - first_line], line, True) for line, _ in blocks]
     if not cuts or cuts[0][0] > 0:
-        cuts.insert(0, (0, first_line, None))  # blank lines before the first block
+        cuts.insert(0, (0, first_line, False))  # blank lines before the first block
+    bom = at_file_start and text.startswith("\ufeff")
     segments = []
-    for k, (offset, line, body) in enumerate(cuts):
+    for k, (offset, line, has_block) in enumerate(cuts):
         end = cuts[k + 1][0] if k + 1 < len(cuts) else len(text)
-        segments.append(Segment(text[offset:end], line, body, line))
+        segments.append(Segment(text[offset:end], line, has_block, line, bom=bom and offset == 0))
     firsts = [s.first_line for s in segments]
     for problem in splitter.problems:
         segments[max(0, bisect.bisect_right(firsts, problem.line) - 1)].problems.append(problem)
@@ -71,6 +81,7 @@ class TextStore:
         text = normalize_newlines(text)
         self.segments: list[Segment] = _segments_of(text, 0, at_file_start=True)
         self._firsts = [s.first_line for s in self.segments]
+        self.version = getattr(self, "version", 0) + 1  # changes with every edit
 
     # --- reading --------------------------------------------------------------
 
@@ -93,14 +104,15 @@ class TextStore:
         return lines[offset] if 0 <= offset < len(lines) else ""
 
     def blocks(self) -> list[tuple[int, str]]:
-        return [(s.block_line, s.block) for s in self.segments if s.block is not None]
+        return [(s.block_line, s.block) for s in self.segments if s.has_block]
 
     # --- editing --------------------------------------------------------------
 
-    def apply_change(self, start: tuple[int, int], end: tuple[int, int], new_text: str) -> tuple[int, int, int]:
+    def apply_change(self, start: tuple[int, int], end: tuple[int, int],
+                     new_text: str) -> tuple[int, list[Segment], int]:
         """Replace the text between two (line, column) positions.
 
-        Returns (first segment index, segments removed, segments inserted).
+        Returns (first segment index, the segments removed, how many were inserted).
         """
         new_text = normalize_newlines(new_text)
         first = max(0, self.segment_at(start[0]) - 1)
@@ -119,9 +131,15 @@ class TextStore:
             local += self.segments[last].text
             at_end = last == len(self.segments) - 1
         replacement = _segments_of(local, base_line, at_file_start=first == 0)
-        removed = last - first + 1
+        removed = self.segments[first:last + 1]
+        old_lines = sum(s.n_lines for s in removed)
         self.segments[first:last + 1] = replacement
-        self._renumber(first + len(replacement))
+        if sum(s.n_lines for s in replacement) != old_lines:
+            self._renumber(first + len(replacement))
+        else:
+            # Same number of lines: the segments after the edit keep their numbers.
+            self._firsts[first:last + 1] = [s.first_line for s in replacement]
+        self.version += 1
         return first, removed, len(replacement)
 
     def replace_all(self, text: str) -> None:

@@ -139,3 +139,11 @@ def test_reordered_sentences_pair_by_id(tmp_path):
     counts, result = ours(system, gold)
     assert counts["UPOS"] == (1, 2, 2, 2)
     assert result.missing.count == 0 and result.unmatched.count == 0
+
+
+def test_one_side_counts_equal_scoring_against_nothing():
+    from scorer.conllu.score import one_side_counts
+    path = shared_path("data", "ud", "UD_Czech-FicTree", "cs_fictree-ud-test.conllu")
+    for sentence in list(ConlluFileReader(path))[:300]:
+        assert one_side_counts(sentence, gold=True) == score_chunk([sentence], []).counts
+        assert one_side_counts(sentence, gold=False) == score_chunk([], [sentence]).counts

@@ -55,10 +55,11 @@ def test_edit_touches_only_nearby_segments():
     store = TextStore(text)
     before = list(store.segments)
     first, removed, inserted = store.apply_change((20, 2), (20, 5), "X")
-    assert removed <= 3 and inserted <= 3
-    assert store.segments[:first] == before[:first]
+    assert len(removed) <= 3 and inserted <= 3
+    assert removed == before[first:first + len(removed)]
+    assert all(a is b for a, b in zip(store.segments[:first], before[:first]))
     untouched_after = store.segments[first + inserted:]
-    assert all(a is b for a, b in zip(untouched_after, before[first + removed:]))
+    assert all(a is b for a, b in zip(untouched_after, before[first + len(removed):]))
 
 
 def test_empty_and_blank_texts():

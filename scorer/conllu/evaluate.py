@@ -18,12 +18,11 @@ gold's.
 
 from __future__ import annotations
 
-import gc
 import os
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Sequence
 
+from ..gcpause import gc_paused
 from ..problems import Problem
 from ..stats import CalibrationTable, ThresholdReport
 from .checks import tree_problems
@@ -410,17 +409,3 @@ def merge_results(parts: list[ConlluResult]) -> ConlluResult:
             merged.outcomes = (merged.outcomes or []) + part.outcomes
     merged.ended_unclean = parts[-1].ended_unclean
     return merged
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection while reading: the reader makes millions of
-    short-lived lists and no cycles, and the collector's passes over them cost
-    a quarter of the time."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()

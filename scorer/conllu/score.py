@@ -408,6 +408,26 @@ class _Side:
                 self.children.setdefault(h, []).append(x)
 
 
+def one_side_counts(sentence: Sentence, gold: bool) -> Counts:
+    """Counts of a sentence with nothing on the other side (a gold sentence
+    missing from the prediction, or a predicted one that is not gold's): it
+    only adds to the totals.  The same as ``score_chunk`` with one side empty,
+    without the alignment machinery."""
+    v = [0] * C.N_VALUES
+    n = len(sentence.form)
+    tokens = n - sum(m.end - m.first - 1 for m in sentence.mwts)
+    base = map(BASE_DEPREL.__getitem__, sentence.deprel)
+    content = sum(map(CONTENT_DEPRELS.__contains__, base))
+    edges = sum(map(_EDGE_COUNT, map(DEPS.__getitem__, sentence.deps)))
+    if gold:
+        v[C.TOKENS_GOLD], v[C.SENTENCES_GOLD], v[C.WORDS_GOLD] = tokens, 1, n
+        v[C.CONTENT_GOLD], v[C.EDEPS_GOLD] = content, edges
+    else:
+        v[C.TOKENS_SYSTEM], v[C.SENTENCES_SYSTEM], v[C.WORDS_SYSTEM] = tokens, 1, n
+        v[C.CONTENT_SYSTEM], v[C.EDEPS_SYSTEM] = content, edges
+    return Counts(v)
+
+
 def score_chunk(gold: Sequence[Sentence], system: Sequence[Sentence],
                 details: bool = False) -> ChunkScore:
     """Align a chunk's words and count every metric (see the module's docstring)."""

@@ -6,7 +6,8 @@ changed, not to the file:
 - `SentenceInfo` — what one sentence shows without gold: format problems,
   refused trees, unparsed, low-confidence cells.  Computed once per text
   segment (see `server.textstore`) and kept on it; an edit replaces only the
-  segments it touched.
+  segments it touched.  Kept small: low-confidence cells are tuples, turned
+  into diagnostics only when shown.
 - `ConlluPairing` — the sentences paired with gold (`scorer.conllu.pairing`),
   grouped into *units* exactly as `scorer.conllu.evaluate` groups them (a
   chunk whose alignment ends with words left over is joined with the next;
@@ -16,30 +17,38 @@ changed, not to the file:
   cannot have changed, so only the units holding the edited sentences are
   counted again and the totals adjusted; otherwise the pairing is redone,
   reusing the counts of every unit whose sentences did not change.
+
+A full pass streams: each predicted sentence is parsed once, paired, counted,
+and dropped; gold sentences are parsed as the pairing reaches them (see
+`GoldSource`), so memory does not grow with the file.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Iterable, Iterator, Sequence
 
 from scorer.conllu.checks import tree_problems
-from scorer.conllu.confidence import CONF_COLUMNS, column_index, word_confidences
+from scorer.conllu.confidence import ConfError, column_index, conf_item, parse_conf
 from scorer.conllu.counts import Counts
-from scorer.conllu.pairing import MISSING, PAIRED, UNMATCHED, GoldList, Mismatch, SentencePairer
+from scorer.conllu.pairing import MISSING, PAIRED, UNMATCHED, Mismatch, SentencePairer
 from scorer.conllu.reader import cell_span, parse_blocks
 from scorer.conllu.score import (
     DEPREL_FULL_OK, FEATS_ALL_OK, HEAD_OK, LEMMA_OK, UPOS_OK, XPOS_OK, ChunkScore,
-    count_identical_each, identity_ready, score_chunk,
+    count_identical_each, identity_ready, one_side_counts, score_chunk,
 )
-from scorer.conllu.sentence import FORM, Sentence
+from scorer.conllu.sentence import FORM, MISC, Sentence
 from scorer.conllu.text import strip_spaces
-from scorer.problems import Problem, Related, Severity
+from scorer.problems import Problem, Severity
 
 from ..textstore import Segment
 
 GOLD_DIFF_CELLS = (("UPOS", UPOS_OK, 3), ("XPOS", XPOS_OK, 4), ("LEMMA", LEMMA_OK, 2),
                    ("FEATS", FEATS_ALL_OK, 5), ("HEAD", HEAD_OK, 6), ("DEPREL", DEPREL_FULL_OK, 7))
+NONE: tuple = ()  # shared empty lists, so that clean sentences cost nothing
+IDENTICAL_BATCH = 256
+GOLD_WINDOW = 2048
 
 
 @dataclass(slots=True, eq=False)
@@ -58,10 +67,12 @@ class SentenceInfo:
     unparsed: bool
     missing_heads: bool
     refused: bool
-    problems: list[Problem]
-    low_confidence: list[Problem]
+    problems: Sequence[Problem]
+    # Cells below the threshold: (line, start, end, column name, confidence).
+    low: Sequence[tuple[int, int, int, str, float]]
     # Set by the pairing: problems found against gold (relative lines).
-    pair_problems: list[Problem] = field(default_factory=list)
+    pair_problems: Sequence[Problem] = NONE
+    position: int = -1  # where it is among its document's sentences (set by the engine's index)
 
     @property
     def first_line(self) -> int:
@@ -75,42 +86,136 @@ class SentenceInfo:
 def analyze_segment(segment: Segment, threshold: float) -> tuple[list[SentenceInfo], list[Sentence]]:
     """Infos of the sentences of a segment, and the parsed sentences
     (callers that score right away use them; nobody keeps them)."""
-    if segment.block is None:
+    block = segment.block
+    if block is None:
         return [], []
-    sentences = parse_blocks(segment.block, 0)
+    sentences = parse_blocks(block, 0)
     infos = []
     for index, sentence in enumerate(sentences):
-        offset = sentence.first_line  # lines inside the sentence count from here
+        problems = sentence.problems
         tree = tree_problems(sentence)
-        problems = [p for p in sentence.problems] + tree
-        low: list[Problem] = []
+        if tree:
+            problems = problems + tree
+        low: Sequence = NONE
         if "Conf=" in sentence.body:
-            low, conf_problems = _low_confidence(sentence, threshold)
-            problems += conf_problems
+            low, conf_problems = low_confidence_cells(sentence, threshold)
+            if conf_problems:
+                problems = problems + conf_problems
         infos.append(SentenceInfo(
-            segment, index, offset, sentence.sent_id, sentence.chars, len(sentence.form),
+            segment, index, sentence.first_line, sentence.sent_id, sentence.chars, len(sentence.form),
             sentence.is_unparsed, sentence.has_missing_heads,
-            any(p.refuses for p in problems), problems, low))
+            any(p.refuses for p in problems), problems or NONE, low))
     return infos, sentences
 
 
-def _low_confidence(sentence: Sentence, threshold: float) -> tuple[list[Problem], list[Problem]]:
-    confidences, problems = word_confidences(sentence)
-    low = []
-    for i, conf in enumerate(confidences):
-        if not conf:
+def low_confidence_cells(sentence: Sentence, threshold: float) -> tuple[list, list[Problem]]:
+    """Cells whose confidence (``Conf=`` in MISC) is below the threshold, and
+    problems for Conf values that cannot be read."""
+    low: list[tuple[int, int, int, str, float]] = []
+    problems: list[Problem] = []
+    for i, misc in enumerate(sentence.misc):
+        found = conf_item(misc)
+        if found is None:
             continue
-        for column in CONF_COLUMNS:
-            value = conf.get(column)
-            if value is None or value >= threshold:
-                continue
+        offset, value = found
+        try:
+            conf = parse_conf(value)
+        except ConfError as error:
             line = sentence.word_line[i]
-            text = sentence.lines[line]
-            start, end = cell_span(text, column_index(column))
-            low.append(Problem(
-                "low-confidence", f"{column} '{text[start:end]}' has confidence {value:.2f} "
-                f"(below {threshold:g})", line, start, end, Severity.INFORMATION))
+            start, _ = cell_span(sentence.lines[line], MISC)
+            problems.append(Problem("format-conf", f"Conf: {error}", line, start + offset + error.start,
+                                    start + offset + max(error.end, error.start + 1), Severity.WARNING))
+            continue
+        for column, number in conf.items():
+            if number < threshold:
+                line = sentence.word_line[i]
+                start, end = cell_span(sentence.lines[line], column_index(column))
+                low.append((line, start, end, column, number))
     return low, problems
+
+
+def low_confidence_problem(info: SentenceInfo, cell: tuple[int, int, int, str, float], line_text: str,
+                           threshold: float) -> Problem:
+    line, start, end, column, number = cell
+    return Problem("low-confidence", f"{column} '{line_text[start:end]}' has confidence {number:.2f} "
+                   f"(below {threshold:g})", line, start, end, Severity.INFORMATION)
+
+
+# --------------------------------------------------------------------------
+# Gold, read as far as the pairing needs
+# --------------------------------------------------------------------------
+
+
+class GoldSource:
+    """The gold document's sentences for the pairing (see pairing.GoldText):
+    segments are analysed when the pairing first reaches them, and parsed
+    sentences are kept only until they are counted."""
+
+    def __init__(self, segments: Sequence[Segment], threshold: float) -> None:
+        self.segments = segments
+        self.threshold = threshold
+        self.next_segment = 0
+        self.infos: list[SentenceInfo] = []
+        self.by_id: dict[str, int] = {}
+        self._by_text: dict[str, list[int]] | None = None
+        self.parsed: OrderedDict[int, Sentence] = OrderedDict()
+
+    def _advance(self) -> bool:
+        if self.next_segment >= len(self.segments):
+            return False
+        segment = self.segments[self.next_segment]
+        self.next_segment += 1
+        analysis = segment.analysis
+        if analysis is not None and analysis[0] == self.threshold:
+            infos, parsed = analysis[1], None
+        else:
+            infos, parsed = analyze_segment(segment, self.threshold)
+            segment.analysis = (self.threshold, infos)
+        for k, info in enumerate(infos):
+            position = len(self.infos)
+            self.infos.append(info)
+            if info.sent_id is not None and info.sent_id not in self.by_id:
+                self.by_id[info.sent_id] = position
+            if self._by_text is not None:
+                self._by_text.setdefault(info.chars, []).append(position)
+            if parsed is not None:
+                self.parsed[position] = parsed[k]
+                if len(self.parsed) > GOLD_WINDOW:
+                    self.parsed.popitem(last=False)
+        return True
+
+    def exists(self, index: int) -> bool:
+        while len(self.infos) <= index and self._advance():
+            pass
+        return index < len(self.infos)
+
+    def chars(self, index: int) -> str:
+        self.exists(index)
+        return self.infos[index].chars
+
+    def find(self, sent_id: str) -> int | None:
+        while sent_id not in self.by_id and self._advance():
+            pass
+        return self.by_id.get(sent_id)
+
+    def with_text(self, text: str) -> list[int]:
+        if self._by_text is None:
+            self._by_text = {}
+            for i, info in enumerate(self.infos):
+                self._by_text.setdefault(info.chars, []).append(i)
+        while self._advance():
+            pass
+        return self._by_text.get(text, [])
+
+    def count(self) -> int:
+        while self._advance():
+            pass
+        return len(self.infos)
+
+    def get(self, index: int) -> Sentence:
+        self.exists(index)
+        sentence = self.parsed.pop(index, None)
+        return sentence if sentence is not None else self.infos[index].parse()
 
 
 # --------------------------------------------------------------------------
@@ -122,13 +227,13 @@ def _low_confidence(sentence: Sentence, threshold: float) -> tuple[list[Problem]
 class Unit:
     """Sentences counted together: gold positions, predicted positions, counts."""
 
-    kind: str                 # PAIRED, UNMATCHED, MISSING, or "excluded"
+    kind: str                 # PAIRED, UNMATCHED or MISSING
     gold: list[int]
     system: list[int]
     counts: Counts
     clean: bool = True
     key: tuple = ()           # identities of the infos it was counted from
-    problems: list[list[Problem]] = field(default_factory=list)  # per system sentence
+    problems: Sequence[Sequence[Problem]] = NONE  # per system sentence
     mismatch: Mismatch | None = None  # UNMATCHED: where the text differs
 
 
@@ -136,6 +241,10 @@ class Unit:
 class PairingSettings:
     sentences: str = "all"    # all | predicted | annotated
     gold_diff: bool = False
+
+
+def _key(gold: Sequence[SentenceInfo], system: Sequence[SentenceInfo]) -> tuple:
+    return tuple(map(id, gold)) + ("|",) + tuple(map(id, system))
 
 
 class ConlluPairing:
@@ -151,80 +260,82 @@ class ConlluPairing:
         self.missing: list[int] = []   # gold positions
         self.unmatched: list[int] = []
         self.excluded: list[int] = []
+        self.gold_state: tuple = ()    # which gold text the pairing was made with (set by the engine)
 
     # --- the whole thing ----------------------------------------------------------
 
-    def rescore(self, system: Sequence[SentenceInfo], gold: Sequence[SentenceInfo],
-                parsed: dict[int, Sentence] | None = None) -> None:
-        """Pair and count everything; reuse the counts of units whose sentences
-        are the same objects as before.  ``parsed`` may hold already-parsed
-        sentences by id(info)."""
+    def rescore(self, system: Iterable[tuple[SentenceInfo, Sentence | None]], gold: GoldSource) -> None:
+        """Pair and count everything.  ``system`` gives each predicted sentence
+        in order, with its parsed form when at hand.  Units whose sentences
+        are the same objects as before keep their counts."""
         old = {unit.key: unit for unit in self.units if unit.key}
-        parsed = parsed if parsed is not None else {}
-        self.system, self.gold = list(system), list(gold)
-        for info in self.system:
-            info.pair_problems = []
-        for info in self.gold:
-            info.pair_problems = []
-        pairer = SentencePairer(GoldList([g.sent_id for g in gold], [g.chars for g in gold]))
-        chunks = []
-        position = {id(info): k for k, info in enumerate(self.system)}
-        for info in self.system:
-            chunks += pairer.feed(info)  # type: ignore[arg-type]
-        chunks += pairer.finish()
-        units: list[Unit] = []
-        identical: list[tuple[Unit, Sentence, Sentence]] = []
-        held: tuple[list[int], list[int]] | None = None
+        self.system = []
+        self.gold = gold.infos
+        self.units = []
         self.missing, self.unmatched, self.excluded = [], [], []
+        pending: dict[int, Sentence] = {}   # parsed predicted sentences not counted yet
+        identical: list[tuple[Unit, Sentence, Sentence]] = []
+        held: list[tuple[list[int], list[int]]] = []  # at most one: a chunk ending unclean
         annotated = self.settings.sentences == "annotated"
+        pairer = SentencePairer(gold)
 
-        def get(info: SentenceInfo) -> Sentence:
-            sentence = parsed.get(id(info))
-            if sentence is None:
-                sentence = parsed[id(info)] = info.parse()
-            return sentence
+        def system_sentence(k: int) -> Sentence:
+            sentence = pending.pop(k, None)
+            return sentence if sentence is not None else self.system[k].parse()
+
+        def flush_identical() -> None:
+            if identical:
+                for (unit, _, _), counts in zip(identical, count_identical_each(
+                        [(g, s) for _, g, s in identical])):
+                    unit.counts = counts
+                identical.clear()
 
         def count(gold_positions: list[int], system_positions: list[int], final: bool) -> None:
-            nonlocal held
-            key = tuple(id(self.gold[k]) for k in gold_positions) + ("|",) + tuple(
-                id(self.system[k]) for k in system_positions)
+            key = _key([self.gold[k] for k in gold_positions], [self.system[k] for k in system_positions])
             previous = old.get(key)
             if previous is not None and previous.kind == PAIRED and (previous.clean or final):
-                unit = Unit(PAIRED, gold_positions, system_positions, previous.counts, previous.clean, key)
-                self._restore_problems(previous, unit)
+                for k in system_positions:
+                    pending.pop(k, None)
+                for k in gold_positions:
+                    gold.parsed.pop(k, None)
+                self._add(Unit(PAIRED, gold_positions, system_positions, previous.counts,
+                               previous.clean, key, previous.problems))
+                return
+            golds = [gold.get(k) for k in gold_positions]
+            systems = [system_sentence(k) for k in system_positions]
+            unit = Unit(PAIRED, gold_positions, system_positions, Counts(), True, key)
+            if (len(golds) == 1 and len(systems) == 1 and not self.settings.gold_diff
+                    and identity_ready(golds[0], systems[0])):
+                identical.append((unit, golds[0], systems[0]))
+                if len(identical) >= IDENTICAL_BATCH:
+                    flush_identical()
             else:
-                unit = Unit(PAIRED, gold_positions, system_positions, Counts(), True, key)
-                golds = [get(self.gold[k]) for k in gold_positions]
-                systems = [get(self.system[k]) for k in system_positions]
-                if (len(golds) == 1 and len(systems) == 1 and not self.settings.gold_diff
-                        and identity_ready(golds[0], systems[0])):
-                    identical.append((unit, golds[0], systems[0]))
-                else:
-                    scored = score_chunk(golds, systems, details=True)
-                    unit.counts, unit.clean = scored.counts, scored.clean
-                    if not scored.clean and not final:
-                        held = (gold_positions, system_positions)
-                        return
-                    self._pair_problems(unit, golds, systems, scored)
-            units.append(unit)
+                scored = score_chunk(golds, systems, details=True)
+                unit.counts, unit.clean = scored.counts, scored.clean
+                if not scored.clean and not final:
+                    held.append((gold_positions, system_positions))
+                    # Parse them again when the next chunk comes: keep nothing.
+                    return
+                unit.problems = self._pair_problems(golds, systems, scored)
+            self._add(unit)
 
         def flush_held() -> None:
-            nonlocal held
-            if held is not None:
-                gold_positions, system_positions = held
-                held = None
+            if held:
+                gold_positions, system_positions = held.pop()
                 count(gold_positions, system_positions, final=True)
 
-        for chunk in chunks:
+        def handle(chunk) -> None:
             if chunk.kind == PAIRED:
                 system_positions = [position[id(s)] for s in chunk.system]
                 if annotated and any(self.system[k].missing_heads for k in system_positions):
                     self.excluded += system_positions
-                    continue
-                if held is not None:
-                    gold_positions = held[0] + chunk.gold
-                    system_positions = held[1] + system_positions
-                    held = None
+                    for k in system_positions:
+                        pending.pop(k, None)
+                    return
+                if held:
+                    gold_positions, earlier = held.pop()
+                    gold_positions = gold_positions + chunk.gold
+                    system_positions = earlier + system_positions
                 else:
                     gold_positions = chunk.gold
                 count(gold_positions, system_positions, final=False)
@@ -233,89 +344,101 @@ class ConlluPairing:
                 for s in chunk.system:
                     k = position[id(s)]
                     self.unmatched.append(k)
-                    sentence = get(self.system[k])
-                    units.append(Unit(UNMATCHED, [], [k], score_chunk([], [sentence]).counts,
-                                      mismatch=chunk.mismatch))
-                    self.system[k].pair_problems.append(_text_mismatch(sentence, chunk.mismatch))
+                    sentence = system_sentence(k)
+                    unit = Unit(UNMATCHED, [], [k], one_side_counts(sentence, gold=False),
+                                mismatch=chunk.mismatch)
+                    unit.problems = [[_text_mismatch(sentence, chunk.mismatch)]]
+                    self._add(unit)
             elif chunk.kind == MISSING:
                 flush_held()
                 for k in chunk.gold:
                     self.missing.append(k)
                     counts = Counts()
                     if self.settings.sentences == "all":
-                        counts = score_chunk([get(self.gold[k])], []).counts
-                    units.append(Unit(MISSING, [k], [], counts))
+                        counts = one_side_counts(gold.get(k), gold=True)
+                    else:
+                        gold.parsed.pop(k, None)
+                    self._add(Unit(MISSING, [k], [], counts))
+
+        position: dict[int, int] = {}
+        for info, parsed in system:
+            k = len(self.system)
+            self.system.append(info)
+            position[id(info)] = k
+            if parsed is not None:
+                pending[k] = parsed
+            for chunk in pairer.feed(info):  # type: ignore[arg-type]
+                handle(chunk)
+        for chunk in pairer.finish():
+            handle(chunk)
         flush_held()
-        for unit, counts in zip((u for u, _, _ in identical),
-                                count_identical_each([(g, s) for _, g, s in identical])):
-            unit.counts = counts
-        self.units = units
+        flush_identical()
         self._index()
+
+    def _add(self, unit: Unit) -> None:
+        self.units.append(unit)
 
     def _index(self) -> None:
         self.unit_of = [-1] * len(self.system)
         totals = [0] * len(self.totals.values)
+        for info in self.system:
+            info.pair_problems = NONE
         for u, unit in enumerate(self.units):
             for k in unit.system:
                 self.unit_of[k] = u
             totals = [a + b for a, b in zip(totals, unit.counts.values)]
+            for k, problems in zip(unit.system, unit.problems):
+                self.system[k].pair_problems = problems
         self.totals = Counts(totals)
 
     # --- after an edit ------------------------------------------------------------
 
-    def update(self, positions: Sequence[int], infos: Sequence[SentenceInfo]) -> bool:
+    def update(self, positions: Sequence[int], infos: Sequence[SentenceInfo],
+               parsed: Sequence[Sentence | None]) -> bool:
         """Replace the predicted sentences at ``positions`` (same count, same
         sent_ids and characters as before) and count their units again.
         Returns False when that cannot be done in place (then call rescore)."""
-        touched: dict[int, None] = {}
         for k, info in zip(positions, infos):
             old = self.system[k] if k < len(self.system) else None
             if old is None or old.sent_id != info.sent_id or old.chars != info.chars \
                     or old.missing_heads != info.missing_heads:
                 return False
+        fresh = dict(zip(positions, parsed))
+        touched = sorted({self.unit_of[k] for k in positions if self.unit_of[k] >= 0})
+        for k, info in zip(positions, infos):
             self.system[k] = info
-            info.pair_problems = []
-            u = self.unit_of[k]
-            if u >= 0:
-                touched[u] = None
+            info.pair_problems = NONE
         for u in touched:
             unit = self.units[u]
+            systems = [fresh.get(k) or self.system[k].parse() for k in unit.system]
             if unit.kind == UNMATCHED:
                 # Its text did not change, so neither did where it differs from gold.
-                sentence = self.system[unit.system[0]].parse()
-                counts = score_chunk([], [sentence]).counts
-                self.totals = self.totals - unit.counts + counts
-                unit.counts = counts
-                self.system[unit.system[0]].pair_problems = [_text_mismatch(sentence, unit.mismatch)]
-                continue
-            golds = [self.gold[k].parse() for k in unit.gold]
-            systems = [self.system[k].parse() for k in unit.system]
-            scored = score_chunk(golds, systems, details=True)
-            if scored.clean != unit.clean:
-                return False  # the units around it would be grouped differently
-            for k in unit.system:
-                self.system[k].pair_problems = []
-            self.totals = self.totals - unit.counts + scored.counts
-            unit.counts = scored.counts
-            unit.key = tuple(id(self.gold[k]) for k in unit.gold) + ("|",) + tuple(
-                id(self.system[k]) for k in unit.system)
-            self._pair_problems(unit, golds, systems, scored)
+                counts = one_side_counts(systems[0], gold=False)
+                problems = [[_text_mismatch(systems[0], unit.mismatch)]]
+                clean = True
+            else:
+                golds = [self.gold[k].parse() for k in unit.gold]
+                scored = score_chunk(golds, systems, details=True)
+                if scored.clean != unit.clean:
+                    return False  # the units around it would be grouped differently
+                counts, clean = scored.counts, scored.clean
+                problems = self._pair_problems(golds, systems, scored)
+            self.totals = self.totals - unit.counts + counts
+            unit.counts, unit.clean, unit.problems = counts, clean, problems
+            unit.key = _key([self.gold[k] for k in unit.gold], [self.system[k] for k in unit.system])
+            for k, sentence_problems in zip(unit.system, problems):
+                self.system[k].pair_problems = sentence_problems
         return True
 
     # --- problems against gold ---------------------------------------------------
 
-    def _restore_problems(self, previous: Unit, unit: Unit) -> None:
-        # The infos are the same objects, but their pair problems were cleared.
-        unit.problems = previous.problems
-        for k, problems in zip(unit.system, previous.problems):
-            self.system[k].pair_problems = list(problems)
-
-    def _pair_problems(self, unit: Unit, golds: list[Sentence], systems: list[Sentence],
-                       scored: ChunkScore) -> None:
+    def _pair_problems(self, golds: list[Sentence], systems: list[Sentence],
+                       scored: ChunkScore) -> Sequence[Sequence[Problem]]:
+        if not scored.unaligned_system and not self.settings.gold_diff:
+            return NONE
         per_system: list[list[Problem]] = [[] for _ in systems]
-        if scored.unaligned_system:
-            for (k, i) in scored.unaligned_system:
-                per_system[k].append(_segmentation_mismatch(systems, golds, k, i))
+        for (k, i) in scored.unaligned_system or ():
+            per_system[k].append(_segmentation_mismatch(systems, golds, k, i))
         if self.settings.gold_diff and scored.outcomes:
             for outcome in scored.outcomes:
                 if outcome.system_sentence < 0:
@@ -323,9 +446,22 @@ class ConlluPairing:
                 per_system[outcome.system_sentence] += _gold_diff(
                     golds[outcome.gold_sentence], outcome.gold_word,
                     systems[outcome.system_sentence], outcome.system_word, outcome.mask)
-        for k, problems in zip(unit.system, per_system):
-            self.system[k].pair_problems = problems
-        unit.problems = per_system
+        return per_system
+
+
+def system_stream(segments: Iterable[Segment], threshold: float
+                  ) -> Iterator[tuple[SentenceInfo, Sentence | None]]:
+    """The predicted sentences in order, analysing segments that have no
+    analysis yet (and handing over their parsed sentences)."""
+    for segment in segments:
+        analysis = segment.analysis
+        if analysis is not None and analysis[0] == threshold:
+            for info in analysis[1]:
+                yield info, None
+            continue
+        infos, parsed = analyze_segment(segment, threshold)
+        segment.analysis = (threshold, infos)
+        yield from zip(infos, parsed)
 
 
 # --------------------------------------------------------------------------
@@ -338,20 +474,16 @@ def locate_character(sentence: Sentence, offset: int) -> tuple[int, int, int]:
     characters (its token forms without spaces, end to end)."""
     done = 0
     tokens = sentence.token_forms()
-    for form, first, end, is_mwt in tokens:
-        if offset < done + len(form) or (form, first, end, is_mwt) == tokens[-1]:
+    for number, (form, first, _end, is_mwt) in enumerate(tokens):
+        if offset < done + len(form) or number == len(tokens) - 1:
             if is_mwt:
                 mwt = next(m for m in sentence.mwts if m.first == first)
-                line = mwt.line
-                raw = mwt.form
+                line, raw = mwt.line, mwt.form
             else:
-                line = sentence.word_line[first]
-                raw = sentence.form[first]
-            text = sentence.lines[line]
-            start, _ = cell_span(text, FORM)
+                line, raw = sentence.word_line[first], sentence.form[first]
+            start, _ = cell_span(sentence.lines[line], FORM)
             # Walk the raw form to the wanted character, skipping spaces.
-            wanted = max(0, offset - done)
-            seen = 0
+            wanted, seen = max(0, offset - done), 0
             for column, ch in enumerate(raw):
                 if strip_spaces(ch):
                     if seen == wanted:
@@ -376,30 +508,24 @@ def _text_mismatch(sentence: Sentence, mismatch: Mismatch | None) -> Problem:
                    line, start, end, Severity.ERROR, refuses=True)
 
 
-def _token_spans(sentences: list[Sentence]) -> list[tuple[int, int, int, int, str]]:
-    """(start, end, sentence, first word, form) of every token, on the chunk's running text."""
+def _token_spans(sentences: list[Sentence]) -> list[tuple[int, int, int, int, int, str]]:
+    """(start, end, sentence, first word, end word, form) of every token, on the chunk's running text."""
     out = []
     offset = 0
     for k, sentence in enumerate(sentences):
-        for form, first, _end, _mwt in sentence.token_forms():
-            out.append((offset, offset + len(form), k, first, form))
+        for form, first, end, _mwt in sentence.token_forms():
+            out.append((offset, offset + len(form), k, first, end, form))
             offset += len(form)
     return out
 
 
 def _segmentation_mismatch(systems: list[Sentence], golds: list[Sentence], k: int, i: int) -> Problem:
     sentence = systems[k]
-    system_tokens = _token_spans(systems)
-    gold_tokens = _token_spans(golds)
-    # The system token holding word i of sentence k.
-    span = next(((s, e) for s, e, sk, first, _ in system_tokens
-                 if sk == k and first <= i and (first == i or any(m.first == first and i < m.end
-                                                                  for m in sentence.mwts))),
-                (0, 0))
-    gold_here = [form for s, e, _, _, form in gold_tokens if s < span[1] and e > span[0]]
+    span = next(((s, e) for s, e, sk, first, end, _ in _token_spans(systems)
+                 if sk == k and (first <= i < end or first == i)), (0, 0))
+    gold_here = [form for s, e, _, _, _, form in _token_spans(golds) if s < span[1] and e > span[0]]
     line = sentence.word_line[i]
-    text = sentence.lines[line]
-    start, end = cell_span(text, FORM)
+    start, end = cell_span(sentence.lines[line], FORM)
     in_mwt = next((m for m in sentence.mwts if m.first <= i < m.end), None)
     what = f"word '{sentence.form[i]}'" + (f" of '{in_mwt.form}'" if in_mwt else "")
     gold_text = " + ".join(f"'{g}'" for g in gold_here) if gold_here else "nothing"
@@ -416,9 +542,9 @@ def _gold_diff(gold: Sentence, gi: int, system: Sentence, si: int, mask: int) ->
         if mask & bit:
             continue
         value = gold_columns[column]
-        if name == "HEAD" and gold.heads[gi]:
-            head = gold.heads[gi]
-            value = f"{value} ({gold.form[head - 1]})" if head and head <= len(gold.form) else value
+        head = gold.heads[gi] if name == "HEAD" else None
+        if head:
+            value = f"{value} ({gold.form[head - 1]})" if head <= len(gold.form) else value
         start, end = cell_span(text, column)
         out.append(Problem("gold-diff", f"{name}: gold has '{value}'", line, start, end, Severity.HINT))
     return out

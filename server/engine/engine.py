@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from operator import attrgetter
 from typing import Any, Callable
 
 from scorer.conllu.counts import METRICS
@@ -30,7 +31,10 @@ from scorer.report import Signature
 from ..config import Pairing, Settings, pairing_for, severity_for
 from ..textstore import TextStore
 from . import formats
-from .conllu import ConlluPairing, PairingSettings, SentenceInfo, analyze_segment
+from .conllu import (
+    ConlluPairing, GoldSource, PairingSettings, SentenceInfo, analyze_segment, low_confidence_problem,
+    system_stream,
+)
 
 UNPARSED_CAP = 20  # more unparsed sentences than this: one summary diagnostic
 INCREMENTAL_LIMIT = 64  # more new sentences than this: pair everything again
@@ -61,10 +65,61 @@ class Document:
     conllu: ConlluPairing | None = None
     # Other formats keep their state here (see engine/formats.py).
     state: Any = None
+    # Edits since the last rescore: (segments removed, segments inserted);
+    # None when unknown (a whole new text): then everything is looked at.
+    edits: list[tuple[list, list]] | None = None
+    _index: "_Index | None" = None
+
+    def index(self) -> "_Index":
+        """The analysed sentences in order, and the counts for the score."""
+        if self._index is None:
+            self._index = _Index(self.store)
+        return self._index
+
+    def infos(self) -> list[SentenceInfo]:
+        return self.index().infos
+
+    def replace_text(self, text: str) -> None:
+        """A whole new text (from disk, or an editor sending everything)."""
+        self.store.replace_all(text)
+        self.edits = None
+        self._index = None
+        self.binary = "\x00" in text
+
 
     @property
     def format(self) -> str:
         return self.pairing.format
+
+
+class _Index:
+    """A document's analysed sentences in order, with the counts for its score.
+
+    Built from the segments once; after an edit that keeps the number of
+    sentences, patched in place (`replace`), so that an edit does not cost a
+    pass over every sentence of the file."""
+
+    def __init__(self, store: TextStore) -> None:
+        self.version = store.version
+        self.infos: list[SentenceInfo] = []
+        for segment in store.segments:
+            if segment.analysis is not None:
+                self.infos += segment.analysis[1]
+        for position, info in enumerate(self.infos):
+            info.position = position
+        infos = self.infos
+        self.unparsed = sum(1 for i in infos if i.unparsed)
+        self.refused = sum(1 for i in infos if i.refused and not i.unparsed)
+        self.low = sum(map(len, map(attrgetter("low"), infos)))
+
+    def replace(self, positions: list[int], new: list[SentenceInfo]) -> None:
+        for position, info in zip(positions, new):
+            old = self.infos[position]
+            self.unparsed += info.unparsed - old.unparsed
+            self.refused += (info.refused and not info.unparsed) - (old.refused and not old.unparsed)
+            self.low += len(info.low) - len(old.low)
+            info.position = position
+            self.infos[position] = info
 
 
 class Engine:
@@ -107,10 +162,11 @@ class Engine:
         document.version = version
         for change in changes:
             if isinstance(change, str):
-                document.store.replace_all(change)
+                document.replace_text(change)
             else:
-                document.store.apply_change(*change)
-        document.binary = False
+                first, removed, inserted = document.store.apply_change(*change)
+                if document.edits is not None:
+                    document.edits.append((removed, document.store.segments[first:first + inserted]))
 
     def close(self, key: str) -> None:
         document = self.documents.get(key)
@@ -120,7 +176,7 @@ class Engine:
             # Still needed as gold: back to the file on disk.
             text = read_disk_text(document.path)
             if text is not None:
-                document.store.replace_all(text)
+                document.replace_text(text)
             document.in_editor = False
             return
         del self.documents[key]
@@ -157,7 +213,7 @@ class Engine:
             if text is None:
                 del self.documents[path]
             else:
-                document.store.replace_all(text)
+                document.replace_text(text)
         for dependent in list(self.documents.values()):
             if not dependent.in_editor or dependent.path is None:
                 continue
@@ -180,7 +236,9 @@ class Engine:
         old = self.settings
         self.settings = settings
         for document in self.documents.values():
+            document._index = None
             if settings.threshold != old.threshold:
+                document.edits = None
                 for segment in document.store.segments:
                     segment.analysis = None
             if (settings.sentences, settings.gold_diff) != (old.sentences, old.gold_diff):
@@ -202,85 +260,126 @@ class Engine:
             return []
         if document.format != "conllu":
             return formats.rescore(self, document)
-        fresh = self._analyze(document)
+        threshold = self.settings.threshold
+        edits, document.edits = document.edits, []
+        changes = self._patch(document, edits)
         gold = self.gold_document(document)
-        out = [key]
         if gold is None:
+            if changes is None:
+                for segment in document.store.segments:
+                    if segment.analysis is None or segment.analysis[0] != threshold:
+                        segment.analysis = (threshold, analyze_segment(segment, threshold)[0])
+                document._index = None
             document.conllu = None
-            return out
-        self._analyze(gold)
-        system_infos = self.infos(document)
-        gold_infos = self.infos(gold)
+            return [key]
         settings = PairingSettings(self.settings.sentences, self.settings.gold_diff)
-        if document.conllu is None:
-            document.conllu = ConlluPairing(settings)
-            document.conllu.rescore(system_infos, gold_infos)
-        elif (len(fresh) <= INCREMENTAL_LIMIT and gold_infos == document.conllu.gold
-              and len(system_infos) == len(document.conllu.system)
-              and document.conllu.update(*_positions(system_infos, fresh))):
-            pass
-        else:
-            document.conllu.rescore(system_infos, gold_infos)
+        # The gold as it was when the pairing was made (its text, and the
+        # document object: a gold file that was closed and read again is new).
+        gold_state = (id(gold), gold.store.version, threshold)
+        pairing = document.conllu
+        in_place = (changes is not None and pairing is not None and pairing.settings == settings
+                    and pairing.gold_state == gold_state
+                    and sum(len(c[0]) for c in changes) <= INCREMENTAL_LIMIT
+                    and pairing.update([p for c in changes for p in c[0]],
+                                       [i for c in changes for i in c[1]],
+                                       [s for c in changes for s in c[2]]))
+        if not in_place:
+            if pairing is None or pairing.settings != settings:
+                pairing = document.conllu = ConlluPairing(settings)
+            pairing.rescore(system_stream(document.store.segments, threshold),
+                            GoldSource(gold.store.segments, threshold))
+            pairing.gold_state = gold_state
+            if changes is None:
+                document._index = None  # positions are made again when needed
+        out = [key]
         if gold.in_editor:
             out.append(gold.key)
         return out
 
-    def _analyze(self, document: Document) -> set[int]:
-        """Analyse the segments that changed (those without an analysis);
-        returns the ids of the new infos."""
-        threshold = self.settings.threshold
-        fresh: set[int] = set()
-        for segment in document.store.segments:
-            if segment.analysis is None or segment.analysis[0] != threshold:
-                infos, _ = analyze_segment(segment, threshold)
-                segment.analysis = (threshold, infos)
-                fresh.update(id(i) for i in infos)
-        return fresh
+    def _patch(self, document: Document, edits: list[tuple[list, list]] | None) -> list[tuple] | None:
+        """Analyse what the edits inserted and put it in the document's index.
 
-    @staticmethod
-    def infos(document: Document) -> list[SentenceInfo]:
-        out: list[SentenceInfo] = []
-        for segment in document.store.segments:
-            if segment.analysis is not None:
-                out += segment.analysis[1]
+        Returns, per edit, (positions, new infos, parsed sentences), or None
+        when the sentences did not stay where they were (a sentence appeared
+        or vanished, or no index yet): then everything is looked at again."""
+        index = document._index
+        if edits is None or index is None:
+            return None
+        threshold = self.settings.threshold
+        out = []
+        for removed, inserted in edits:
+            old: list[SentenceInfo] = []
+            for segment in removed:
+                if segment.analysis is None or segment.analysis[0] != threshold:
+                    return None
+                old += segment.analysis[1]
+            new: list[SentenceInfo] = []
+            parsed: list = []
+            for segment in inserted:
+                if segment.analysis is None or segment.analysis[0] != threshold:
+                    infos, sentences = analyze_segment(segment, threshold)
+                    segment.analysis = (threshold, infos)
+                else:
+                    infos, sentences = segment.analysis[1], [None] * len(segment.analysis[1])
+                new += infos
+                parsed += sentences
+            if len(old) != len(new):
+                return None
+            positions = [info.position for info in old]
+            if positions and (positions[0] < 0 or positions != list(range(positions[0], positions[0] + len(old)))):
+                return None
+            index.replace(positions, new)
+            out.append((positions, new, parsed))
         return out
 
     # --- results --------------------------------------------------------------
 
     def diagnostics(self, key: str) -> list[Problem]:
-        """Everything to show on a document, severities applied, capped per code."""
+        """Everything to show on a document, severities applied, at most
+        ``max_diagnostics`` per code (the rest summed up in one)."""
         document = self.documents.get(key)
         if document is None:
             return []
+        shown = _Shown(self.settings)
         if document.binary:
-            return [Problem("format-binary", "this is not a text file (it has NUL bytes)", 0, 0, 0)]
-        if document.format != "conllu":
-            problems = formats.diagnostics(self, document)
+            shown.add(Problem("format-binary", "this is not a text file (it has NUL bytes)", 0, 0, 0))
+        elif document.format != "conllu":
+            for problem in formats.diagnostics(self, document):
+                shown.add(problem)
         else:
-            problems = self._conllu_problems(document)
-        return self._finish(problems)
+            self._conllu_problems(document, shown)
+        return shown.finish()
 
-    def _conllu_problems(self, document: Document) -> list[Problem]:
-        problems: list[Problem] = []
+    def _conllu_problems(self, document: Document, shown: "_Shown") -> None:
         for segment in document.store.segments:
-            problems += segment.problems
-        infos = self.infos(document)
-        unparsed = [i for i in infos if i.unparsed]
-        summarize_unparsed = len(unparsed) > UNPARSED_CAP
-        for info in infos:
+            for p in segment.problems:
+                shown.add(p)
+        index = document.index()
+        infos = index.infos
+        summarize_unparsed = index.unparsed > UNPARSED_CAP
+        unparsed = [i for i in infos if i.unparsed] if summarize_unparsed else []
+        for info in filter(attrgetter("problems"), infos):
             line = info.first_line
-            own = info.problems
-            if summarize_unparsed and info.unparsed:
-                own = [p for p in own if p.code != "unparsed"]
-            for p in own:
-                problems.append(p.shifted(line))
-            for p in info.low_confidence:
-                problems.append(p.shifted(line))
+            for p in info.problems:
+                if not (summarize_unparsed and p.code == "unparsed"):
+                    shown.add(p, line)
+        for info in filter(attrgetter("pair_problems"), infos):
+            line = info.first_line
             for p in info.pair_problems:
-                problems.append(p.shifted(line))
+                shown.add(p, line)
+        # Low-confidence cells become diagnostics only as far as they are shown.
+        threshold, store, left = self.settings.threshold, document.store, index.low
+        for info in filter(attrgetter("low"), infos):
+            if not shown.wants("low-confidence"):
+                shown.count("low-confidence", left)
+                break
+            line = info.first_line
+            for cell in info.low:
+                shown.add(low_confidence_problem(info, cell, store.line(line + cell[0]), threshold), line)
+            left -= len(info.low)
         if summarize_unparsed:
             first = unparsed[0].first_line
-            problems.append(Problem(
+            shown.add(Problem(
                 "unparsed", f"{len(unparsed)} sentences are not parsed yet (all HEADs _), from line "
                 f"{first + 1} on; the official scorer refuses them", first, 0, 0, Severity.INFORMATION,
                 refuses=True))
@@ -289,7 +388,7 @@ class Engine:
             names = [pairing.gold[k].sent_id or f"line {pairing.gold[k].first_line + 1}"
                      for k in pairing.missing[:5]]
             more = f" and {len(pairing.missing) - 5} more" if len(pairing.missing) > 5 else ""
-            problems.append(Problem(
+            shown.add(Problem(
                 "missing-sentence", f"{len(pairing.missing)} gold sentences are not in this file: "
                 f"{', '.join(names)}{more}" + (" (they count against recall)"
                                                if self.settings.sentences == "all" else ""),
@@ -301,31 +400,8 @@ class Engine:
             name = os.path.basename(dependent.path or dependent.key)
             for k in dependent.conllu.missing:
                 info = dependent.conllu.gold[k]
-                problems.append(Problem("missing-sentence", f"not in the prediction {name}",
-                                        info.first_line, 0, 0, Severity.INFORMATION))
-        return problems
-
-    def _finish(self, problems: list[Problem]) -> list[Problem]:
-        """Severities from the settings (dropping those turned off), then at
-        most ``max_diagnostics`` per code, the rest summed up in one."""
-        cap = self.settings.max_diagnostics
-        counts: dict[str, int] = {}
-        out: list[Problem] = []
-        for p in sorted(problems, key=lambda p: (p.line, p.start)):
-            severity = severity_for(self.settings, p.code, p.severity)
-            if severity is None:
-                continue
-            n = counts[p.code] = counts.get(p.code, 0) + 1
-            if n <= cap:
-                out.append(p if severity == p.severity else _with_severity(p, severity))
-        for code, n in counts.items():
-            if n > cap:
-                first = next(p for p in out if p.code == code)
-                out.append(_with_severity(Problem(
-                    code, f"{n - cap} more '{code}' diagnostics are not shown (at most {cap} per "
-                    "kind; see annoscore.maxDiagnostics)", first.line, first.start, first.end,
-                    first.severity), first.severity))
-        return out
+                shown.add(Problem("missing-sentence", f"not in the prediction {name}",
+                                  info.first_line, 0, 0, Severity.INFORMATION))
 
     def score(self, key: str) -> dict[str, Any] | None:
         """The ``annoscore/score`` payload, with paths (the adapter makes URIs)."""
@@ -334,17 +410,17 @@ class Engine:
             return None
         if document.format != "conllu":
             return formats.score(self, document)
-        infos = self.infos(document)
+        index = document.index()
         payload: dict[str, Any] = {
             "path": document.path or document.key,
             "format": "conllu",
             "gold": document.pairing.gold if document.conllu is not None else None,
             "metrics": {},
             "counts": {
-                "sentences": len(infos),
-                "unparsed": sum(1 for i in infos if i.unparsed),
-                "refused": sum(1 for i in infos if i.refused and not i.unparsed),
-                "lowConfidence": sum(len(i.low_confidence) for i in infos),
+                "sentences": len(index.infos),
+                "unparsed": index.unparsed,
+                "refused": index.refused,
+                "lowConfidence": index.low,
             },
         }
         if document.conllu is not None:
@@ -403,11 +479,56 @@ def _gold_hint(document: Document) -> str:
             "annoscore.toml.")
 
 
-def _with_severity(problem: Problem, severity: Severity) -> Problem:
-    from dataclasses import replace
-    return replace(problem, severity=severity)
+class _Shown:
+    """Collects what will be shown: severities from the settings (codes turned
+    off are dropped), at most ``max_diagnostics`` per code, then one summary
+    per code that had more."""
 
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.cap = settings.max_diagnostics
+        self.severity: dict[str, Severity | None] = {}
+        self.counts: dict[str, int] = {}
+        self.problems: list[Problem] = []
+        self.first: dict[str, Problem] = {}
 
-def _positions(infos: list[SentenceInfo], fresh: set[int]) -> tuple[list[int], list[SentenceInfo]]:
-    positions = [k for k, info in enumerate(infos) if id(info) in fresh]
-    return positions, [infos[k] for k in positions]
+    def _severity(self, code: str, default: Severity) -> Severity | None:
+        if code not in self.severity:
+            self.severity[code] = severity_for(self.settings, code, default)
+        return self.severity[code]
+
+    def _enabled(self, code: str) -> bool:
+        # Any default will do: only "off" (None) matters here.
+        return severity_for(self.settings, code, Severity.ERROR) is not None
+
+    def wants(self, code: str) -> bool:
+        return self.counts.get(code, 0) < self.cap and self._enabled(code)
+
+    def count(self, code: str, n: int) -> None:
+        if self._enabled(code):
+            self.counts[code] = self.counts.get(code, 0) + n
+
+    def add(self, problem: Problem, line: int = 0) -> None:
+        severity = self._severity(problem.code, problem.severity)
+        if severity is None:
+            return
+        n = self.counts[problem.code] = self.counts.get(problem.code, 0) + 1
+        if n > self.cap:
+            return
+        if line:
+            problem = problem.shifted(line)
+        if severity != problem.severity:
+            problem = replace(problem, severity=severity)
+        self.problems.append(problem)
+        self.first.setdefault(problem.code, problem)
+
+    def finish(self) -> list[Problem]:
+        out = sorted(self.problems, key=lambda p: (p.line, p.start))
+        for code, n in self.counts.items():
+            first = self.first.get(code)
+            if n > self.cap and first is not None:
+                out.append(Problem(
+                    code, f"{n - self.cap} more '{code}' diagnostics are not shown (at most {self.cap} "
+                    "per kind; see annoscore.maxDiagnostics)", first.line, first.start, first.end,
+                    first.severity))
+        return out
