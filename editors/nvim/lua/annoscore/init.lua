@@ -32,16 +32,34 @@ function M.setup(user_options)
   detect_conllu()
   require("annoscore.lsp").register(options)
   require("annoscore.commands").create(options)
+  -- A score stays only while the server that sent it is attached: after a
+  -- crash or :LspStop the status line must not show figures nobody updates.
   local score = require("annoscore.score")
+  local group = vim.api.nvim_create_augroup("annoscore.scores", { clear = true })
+  local function forget(bufnr)
+    local path = require("annoscore.files").buffer_path(bufnr)
+    if path then
+      score.forget(path)
+    end
+  end
   vim.api.nvim_create_autocmd("BufWipeout", {
-    group = vim.api.nvim_create_augroup("annoscore.scores", { clear = true }),
+    group = group,
     callback = function(args)
-      local path = require("annoscore.files").buffer_path(args.buf)
-      if path then
-        score.forget(path)
-      end
+      forget(args.buf)
     end,
   })
+  if vim.fn.exists("##LspDetach") == 1 then -- 0.8+
+    vim.api.nvim_create_autocmd("LspDetach", {
+      group = group,
+      callback = function(args)
+        local client = vim.lsp.get_client_by_id(args.data.client_id)
+        if client and client.name == "annoscore" then
+          forget(args.buf)
+          vim.cmd("redrawstatus!")
+        end
+      end,
+    })
+  end
 end
 
 --- The status line text of a buffer (default: the current one):
