@@ -174,3 +174,40 @@ def _offset(text: str, line: int, column: int) -> int:
     nl = text.find("\n", pos)
     line_end = len(text) if nl < 0 else nl
     return min(pos + max(column, 0), line_end)
+
+
+class LineStore:
+    """A line-oriented document (segmentation, labels): a list of lines.
+
+    The same editing interface as `TextStore`; an edit replaces the lines it
+    touches (one list slice), so its cost does not grow with the file.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.lines = normalize_newlines(text).split("\n")
+        self.version = getattr(self, "version", 0) + 1
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    def line_count(self) -> int:
+        return len(self.lines)
+
+    def line(self, line: int) -> str:
+        return self.lines[line] if 0 <= line < len(self.lines) else ""
+
+    def apply_change(self, start: tuple[int, int], end: tuple[int, int], new_text: str) -> tuple[int, list, int]:
+        if end < start:
+            start, end = end, start
+        last_line = len(self.lines) - 1
+        l1, l2 = min(start[0], last_line), min(end[0], last_line)
+        head = self.lines[l1][:min(start[1], len(self.lines[l1]))] if start[0] <= last_line else self.lines[l1]
+        tail = self.lines[l2][min(end[1], len(self.lines[l2])):] if end[0] <= last_line else ""
+        replacement = (head + normalize_newlines(new_text) + tail).split("\n")
+        self.lines[l1:l2 + 1] = replacement
+        self.version += 1
+        return l1, [], len(replacement)
+
+    def replace_all(self, text: str) -> None:
+        self.__init__(text)  # type: ignore[misc]

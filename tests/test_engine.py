@@ -85,3 +85,67 @@ def test_incremental_rescoring_equals_a_fresh_engine(tmp_path, seed):
         engine.rescore(path)
         fresh, fresh_path = open_pair(tmp_path, text, name="x")
         assert snapshot(engine, path) == snapshot(fresh, fresh_path), (step, kind, value)
+
+
+LITSEA = [
+    ("pred/japanese_gsd_test.japanese.pred.txt", "eval/japanese_gsd_test.txt", "space", False),
+    ("pred/korean_gsd_test.korean.pred.tsv", "eval/korean_gsd_test.tsv", "tsv", False),
+    ("pred/english_ewt_test_pos_spaced.english_pos.pred.tsv", "eval/english_ewt_test_pos_spaced.tsv", "tsv", True),
+]
+
+
+@pytest.mark.parametrize("pred,gold,fmt,pos", LITSEA)
+def test_segmentation_files_in_the_engine_equal_evaluate(tmp_path, pred, gold, fmt, pos):
+    from scorer.segmentation import SegmentationOptions, evaluate_files as evaluate_segmentation
+    source = shared_path("data", "litsea")
+    extension = ".txt" if fmt == "space" else ".tsv"
+    pred_path, gold_path = tmp_path / f"p{extension}", tmp_path / f"p.gold{extension}"
+    shutil.copy(source / pred, pred_path)
+    shutil.copy(source / gold, gold_path)
+    (tmp_path / "annoscore.toml").write_text(f'[[pair]]\nfiles = "p{extension}"\ngold = "p.gold{extension}"\n'
+                                             f'pos = {"true" if pos else "false"}\n')
+    from server.config import load_project
+    engine = Engine(str(tmp_path), load_project(tmp_path)[0])
+    text = pred_path.read_text(encoding="utf-8")
+    engine.open(str(pred_path), str(pred_path), text, 1)
+    engine.rescore(str(pred_path))
+    expected = evaluate_segmentation(pred_path, gold_path, SegmentationOptions(fmt, pos))
+    payload = engine.score(str(pred_path))
+    for name, metric in payload["metrics"].items():
+        assert metric["f1"] == pytest.approx(expected.counts.score(name).f1)
+    # Edit one line (a word split in two): the score follows.
+    lines = text.split("\n")
+    separator = " " if fmt == "space" else "\t"
+    k = next(i for i, line in enumerate(lines) if len(line.split(separator)[0]) > 2)
+    first = lines[k].split(separator)[0]
+    engine.change(str(pred_path), 2, [((k, 1), (k, 1), separator)])
+    engine.rescore(str(pred_path))
+    lines[k] = first[0] + separator + lines[k][1:]
+    pred_path.write_text("\n".join(lines), encoding="utf-8")
+    expected = evaluate_segmentation(pred_path, gold_path, SegmentationOptions(fmt, pos))
+    assert engine.score(str(pred_path))["metrics"]["Word"]["f1"] == pytest.approx(expected.counts.score("Word").f1)
+    codes = {p.code for p in engine.diagnostics(str(pred_path))}
+    assert "segmentation-mismatch" in codes
+
+
+def test_label_files_in_the_engine_equal_evaluate(tmp_path):
+    from scorer.labels import evaluate_files as evaluate_labels
+    rng = random.Random(4)
+    labels = ["il", "elle", "ce", "on", "OTHER"]
+    gold = [f"{i}\t{rng.choice(labels)}" for i in range(300)]
+    pred = [f"{i}\t{rng.choice(labels + ['cela'])}" for i in range(300) if i % 17]
+    (tmp_path / "x.lab").write_text("\n".join(pred) + "\n")
+    (tmp_path / "x.gold.lab").write_text("\n".join(gold) + "\n")
+    (tmp_path / "annoscore.toml").write_text('[[pair]]\nfiles = "x.lab"\ngold = "x.gold.lab"\nformat = "labels"\n')
+    from server.config import load_project
+    engine = Engine(str(tmp_path), load_project(tmp_path)[0])
+    path = str(tmp_path / "x.lab")
+    engine.open(path, path, (tmp_path / "x.lab").read_text(), 1)
+    engine.rescore(path)
+    expected = evaluate_labels(tmp_path / "x.lab", tmp_path / "x.gold.lab").counts.scores()
+    metrics = engine.score(path)["metrics"]
+    assert metrics["Accuracy"]["value"] == pytest.approx(expected.accuracy)
+    assert metrics["MacroRecall"]["value"] == pytest.approx(expected.macro_recall)
+    assert metrics["MacroF1"]["value"] == pytest.approx(expected.macro_f1)
+    codes = {p.code for p in engine.diagnostics(path)}
+    assert {"label-mismatch", "unknown-label", "missing-item"} <= codes

@@ -195,7 +195,7 @@ def test_item_problems():
     pred, _ = parse_item(line, 0, True)
     gold, _ = parse_item("id1\til", 0, True)
     result = score_item(gold, pred, {"il", "elle"})
-    assert [(p.code, line[p.start:p.end]) for p in result.problems] == [("gold-diff", "ils"),
+    assert [(p.code, line[p.start:p.end]) for p in result.problems] == [("label-mismatch", "ils"),
                                                                         ("unknown-label", "ils")]
     assert "'il'" in result.problems[0].message and result.outcome == "0"
     extra = score_item(None, pred, {"il"})

@@ -272,3 +272,42 @@ async def test_project_file_problems_are_diagnostics_on_it(client: LanguageClien
     assert lines == [0, 1]
     config.write_text("threshold = 0.5\n", encoding="utf-8")
     await wait_for(lambda: not client.diagnostics[config.as_uri()], timeout=30)
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_segmentation_and_label_files(client: LanguageClient):
+    root = client.root
+    (root / "seg.gold.txt").write_text("これ は テスト です 。\n猫 が いる\n", encoding="utf-8")
+    seg = root / "seg.txt"
+    seg.write_text("これ は テス ト です 。\n猫が いる\n", encoding="utf-8")
+    uri = open_document(client, seg)
+    diagnostics = await diagnostics_for(client, uri)
+    found = by_code(diagnostics)
+    # "テス" and "ト" are not gold words; neither is "猫が" (columns in the client's units).
+    lines = seg.read_text(encoding="utf-8").split("\n")
+
+    def units(line: int, column: int) -> int:
+        prefix = lines[line][:column]
+        return len(prefix.encode("utf-8")) if client.preset == "neovim@v0.11.0" else len(prefix)
+
+    expected = [(line, units(line, a), units(line, b)) for line, a, b in [(0, 5, 7), (0, 8, 9), (1, 0, 2)]]
+    assert sorted(found["segmentation-mismatch"]) == expected
+    await wait_for(lambda: any(s.uri == uri for s in client.scores))
+    payload = [s for s in client.scores if s.uri == uri][-1]
+    assert payload.format == "space" and payload.metrics.Word.recall == pytest.approx(5 / 8)
+
+    (root / "annoscore.toml").write_text('[[pair]]\nfiles = "items.tsv"\ngold = "items.gold.tsv"\n'
+                                         'format = "labels"\n', encoding="utf-8")
+    (root / "items.gold.tsv").write_text("1\til\n2\telle\n3\til\n", encoding="utf-8")
+    items = root / "items.tsv"
+    items.write_text("1\til\n2\til\n3\tça\n", encoding="utf-8")
+    configure(client, {})  # the project file is read again with the settings
+    await asyncio.sleep(0.5)
+    labels_uri = open_document(client, items)
+    found = by_code(await diagnostics_for(client, labels_uri))
+    end = 5 if client.preset == "neovim@v0.11.0" else 4  # "ça": 3 bytes in UTF-8
+    assert found["label-mismatch"] == [(1, 2, 4), (2, 2, end)]
+    assert found["unknown-label"] == [(2, 2, end)]
+    await wait_for(lambda: any(s.uri == labels_uri for s in client.scores))
+    payload = [s for s in client.scores if s.uri == labels_uri][-1]
+    assert payload.format == "labels" and payload.metrics.Accuracy.f1 == pytest.approx(1 / 3)

@@ -202,9 +202,9 @@ def test_score_line_tag_differences_and_unknown_tags():
     pred = "the/DET dog/VERB cat/Noun"
     line = score_line("the/DET dog/NOUN cat/NOUN", pred, SPACE_POS)
     codes = [(p.code, pred[p.start:p.end]) for p in line.problems]
-    assert ("gold-diff", "VERB") in codes
+    assert ("tag-mismatch", "VERB") in codes
     assert ("format-unknown-tag", "Noun") in codes
-    assert ("gold-diff", "Noun") in codes  # read as X, gold has NOUN
+    assert ("tag-mismatch", "Noun") in codes  # read as X, gold has NOUN
     assert line.tagged_outcomes == "100" and line.outcomes == "111"
 
 

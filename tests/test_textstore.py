@@ -66,3 +66,26 @@ def test_empty_and_blank_texts():
     for text in ["", "\n", "\n\n\n", "# only a comment"]:
         store = TextStore(text)
         assert_consistent(store, text)
+
+
+def test_line_store_edits():
+    from server.textstore import LineStore
+    rng = random.Random(9)
+    text = "a b c\nd e\n\nf g h\n"
+    store = LineStore(text)
+    for _ in range(500):
+        lines = text.split("\n")
+        l1 = rng.randrange(len(lines))
+        c1 = rng.randrange(len(lines[l1]) + 1)
+        l2 = min(len(lines) - 1, l1 + rng.choice([0, 0, 1, 2]))
+        c2 = rng.randrange(len(lines[l2]) + 1)
+        if (l2, c2) < (l1, c1):
+            l1, c1, l2, c2 = l2, c2, l1, c1
+        new = "".join(rng.choice(["x", " ", "\n", "/N", "\t", ""]) for _ in range(rng.randrange(3)))
+
+        def offset(line, column):
+            return sum(len(x) + 1 for x in lines[:line]) + column
+
+        text = text[:offset(l1, c1)] + new + text[offset(l2, c2):]
+        store.apply_change((l1, c1), (l2, c2), new)
+        assert store.text == text

@@ -10,6 +10,7 @@ Two forms (names case-insensitive, values in [0, 1]):
 from __future__ import annotations
 
 import math
+import re
 
 from ..problems import Problem, Severity
 from .reader import cell_span
@@ -58,6 +59,8 @@ def parse_conf(value: str) -> dict[str, float]:
         if key not in _COLUMN_INDEX:
             raise ConfError(f"unknown column '{name}' (use UPOS, XPOS, LEMMA, FEATS, HEAD, DEPREL)",
                             pos, pos + len(name))
+        if key in out:
+            raise ConfError(f"{key} is given twice", pos, pos + len(name))
         out[key] = _probability(number, pos + len(name) + 1)
         pos += len(part) + 1
     return out
@@ -96,3 +99,118 @@ def word_confidences(sentence: Sentence) -> tuple[list[dict[str, float] | None],
                 "format-conf", f"Conf: {error}", line, start + offset + error.start,
                 start + offset + max(error.end, error.start + 1), Severity.WARNING))
     return out, problems
+
+
+# --------------------------------------------------------------------------
+# Cells below a threshold
+# --------------------------------------------------------------------------
+
+_CONF_VALUE = re.compile(r"Conf=([^|\n]*)")
+_NAMES = frozenset(CONF_COLUMNS)
+
+
+def count_low(sentence: Sentence, threshold: float) -> tuple[int, list[Problem]]:
+    """How many cells have confidence below ``threshold``, and problems for Conf
+    values that cannot be read.
+
+    The engine counts every sentence of a file and places only the cells it
+    shows (`low_cells`), so counting must be cheap: the Conf values of the
+    whole sentence are split and compared with C-level string operations.
+    Anything unusual (a value that is not a plain list of known names and
+    numbers in [0, 1], a name given twice, ``Conf=`` inside another item)
+    goes to the exact parser instead, so the count is always the exact one.
+    """
+    joined = "\n".join(sentence.misc)
+    expected = joined.count("Conf=")
+    if not expected:
+        return 0, []
+    at_item_start = joined.count("|Conf=") + joined.count("\nConf=") + joined.startswith("Conf=")
+    values = _CONF_VALUE.findall(joined)
+    if at_item_start != expected or len(values) != expected:
+        return _count_word_by_word(sentence, threshold)
+    named = [v for v in values if ":" in v]
+    numbers = [v for v in values if ":" not in v]  # whole values count for all six cells
+    per_whole = len(CONF_COLUMNS)
+    if named:
+        flat = ",".join(named)
+        pieces = flat.replace(",", ":").split(":")
+        if len(pieces) != 2 * (flat.count(",") + 1):
+            return _count_word_by_word(sentence, threshold)
+        names = pieces[0::2]
+        if not set(names) <= _NAMES and not set(map(str.upper, names)) <= _NAMES:
+            return _count_word_by_word(sentence, threshold)
+        if not _no_repeated_names(named, names):
+            return _count_word_by_word(sentence, threshold)
+        whole, numbers = len(numbers), numbers + pieces[1::2]
+    else:
+        whole = len(numbers)
+    low = _count_below(numbers, threshold, whole, per_whole)
+    if low is None:
+        return _count_word_by_word(sentence, threshold)
+    return low, []
+
+
+def _no_repeated_names(named: list[str], names: list[str]) -> bool:
+    """No value names a column twice.  Parsers write the same names in the
+    same order on every word, which one list comparison confirms; otherwise
+    each value is looked at."""
+    first = [part.partition(":")[0] for part in named[0].split(",")]
+    if len(set(map(str.upper, first))) == len(first) and names == first * len(named):
+        return True
+    start = 0
+    for value in named:
+        size = value.count(",") + 1
+        if len(set(map(str.upper, names[start:start + size]))) != size:
+            return False
+        start += size
+    return True
+
+
+def _count_below(numbers: list[str], threshold: float, whole: int, per_whole: int) -> int | None:
+    """How many numbers are below the threshold (the first ``whole`` of them
+    count ``per_whole`` times); None when one is not a number in [0, 1].
+
+    Numbers written alike ("0.98", "1.00": a digit, a point, n digits) compare
+    as strings exactly as they compare as numbers, which spares a float()
+    per number."""
+    if not numbers:
+        return 0
+    width = len(numbers[0])
+    text = "".join(numbers)
+    if (width >= 3 and len(text) == width * len(numbers) and text[1::width] == "." * len(numbers)
+            and text.replace(".", "").isdigit() and set(text[0::width]) <= {"0", "1"}
+            and max(numbers) <= "1." + "0" * (width - 2)):
+        bound = f"{threshold:.{width - 2}f}"
+        if 0.0 <= threshold <= 1.0 and float(bound) == threshold:
+            below = list(map(bound.__gt__, numbers))
+            return sum(below[:whole]) * per_whole + sum(below[whole:])
+    try:
+        values = list(map(float, numbers))
+    except ValueError:
+        return None
+    if min(values) < 0.0 or max(values) > 1.0 or any(map(math.isnan, values)):
+        return None
+    below = list(map(threshold.__gt__, values))
+    return sum(below[:whole]) * per_whole + sum(below[whole:])
+
+
+def low_cells(sentence: Sentence, threshold: float
+              ) -> tuple[list[tuple[int, int, int, str, float]], list[Problem]]:
+    """Cells whose confidence is below ``threshold``, as (line, start, end,
+    column name, confidence), and problems for Conf values that cannot be read."""
+    low = []
+    confidences, problems = word_confidences(sentence)
+    for i, conf in enumerate(confidences):
+        if not conf:
+            continue
+        for column, number in conf.items():
+            if number < threshold:
+                line = sentence.word_line[i]
+                start, end = cell_span(sentence.lines[line], column_index(column))
+                low.append((line, start, end, column, number))
+    return low, problems
+
+
+def _count_word_by_word(sentence: Sentence, threshold: float) -> tuple[int, list[Problem]]:
+    cells, problems = low_cells(sentence, threshold)
+    return len(cells), problems

@@ -23,7 +23,7 @@ API for an editor (one item at a time, cacheable by content)
   add and subtract exactly, so totals are "sum - old item + new item" and
   ``LabelCounts.scores()`` gives every measure); ``outcome`` is '1'/'0' for
   a gold item ('' for an item gold lacks); ``problems`` are in the predicted
-  line: ``gold-diff`` (the message names gold's label), ``unknown-label``,
+  line: ``label-mismatch`` (the message names gold's label), ``unknown-label``,
   ``extra-item``.  Pass None for a missing side: a gold item without
   prediction counts as wrong.
 - ``gold_classes`` is the set of gold labels; it changes only when gold does.

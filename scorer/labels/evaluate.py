@@ -136,7 +136,7 @@ class ItemScore:
 
     ``outcome`` is '1' or '0' for a gold item ('0' also when nothing was
     predicted for it) and '' for a predicted item gold does not have.
-    ``problems`` are in the *predicted* line: ``gold-diff`` (the label is not
+    ``problems`` are in the *predicted* line: ``label-mismatch`` (the label is not
     gold's; the message names gold's), ``unknown-label`` (gold never uses
     this label) and ``extra-item`` (no gold item for it).  A gold item
     without prediction has no place in the predicted file, so it has no
@@ -166,7 +166,7 @@ def score_item(gold: LabelItem | None, predicted: LabelItem | None,
     problems = []
     span = (predicted.label_start, predicted.label_end)
     if predicted.label != gold.label:
-        problems.append(Problem("gold-diff", f"gold has '{gold.label}'", predicted.line, *span,
+        problems.append(Problem("label-mismatch", f"gold has '{gold.label}'", predicted.line, *span,
                                 Severity.WARNING))
     if predicted.label not in gold_classes:
         problems.append(Problem("unknown-label", f"gold never uses the label '{predicted.label}'",

@@ -35,7 +35,7 @@ so an engine can cache it by ``(gold_line, predicted_line, options)``.
   ``text-mismatch`` (error, one per line): the line does not rebuild its
   gold line's text and is left out of the scores (counts ``mismatched=1``);
   ``segmentation-mismatch`` (warning, per predicted word that is not a gold
-  word; the message names the gold words there); ``gold-diff`` (warning,
+  word; the message names the gold words there); ``tag-mismatch`` (warning,
   --pos: right span, other tag; the span is the tag); ``format-unknown-tag``
   (warning: a tag read as X).
 - ``LineScore.outcomes``: one character per scored gold word, '1' found,

@@ -186,7 +186,7 @@ class LineScore:
     ``problems`` sit on line 0 with columns in the *predicted* line (shift
     them with ``Problem.shifted``): ``text-mismatch`` (error; the line is
     left out of the scores), ``segmentation-mismatch`` per predicted word
-    that is not a gold word, ``gold-diff`` per word whose span is right and
+    that is not a gold word, ``tag-mismatch`` per word whose span is right and
     tag wrong (--pos), and ``format-unknown-tag`` for tags read as X.
     ``outcomes`` has one character per scored gold word ('1' found, '0'
     missed, '-' not scored because the line was left out), and
@@ -242,7 +242,7 @@ def score_line(gold_line: str, predicted_line: str | None,
 
 
 def _differences(gold: ParsedLine, system: ParsedLine) -> list[Problem]:
-    """segmentation-mismatch and gold-diff problems of a line pair with equal texts."""
+    """segmentation-mismatch and tag-mismatch problems of a line pair with equal texts."""
     g_index = [i for i, w in enumerate(gold.white_space) if not w]
     g_starts = [gold.starts[i] for i in g_index]
     g_ends = [gold.ends[i] for i in g_index]
@@ -277,6 +277,6 @@ def _differences(gold: ParsedLine, system: ParsedLine) -> list[Problem]:
             tag_start, tag_end = system.tag_columns[i]
             if tag_start == tag_end:
                 tag_start, tag_end = column_start, column_end
-            problems.append(Problem("gold-diff", f"tag {system.tags[i]}, gold has {gold.tags[j]}",
+            problems.append(Problem("tag-mismatch", f"tag {system.tags[i]}, gold has {gold.tags[j]}",
                                     0, tag_start, tag_end, Severity.WARNING))
     return problems

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence
 
 from scorer.conllu.checks import tree_problems
-from scorer.conllu.confidence import ConfError, column_index, conf_item, parse_conf
+from scorer.conllu.confidence import count_low, low_cells
 from scorer.conllu.counts import Counts
 from scorer.conllu.pairing import MISSING, PAIRED, UNMATCHED, Mismatch, SentencePairer
 from scorer.conllu.reader import cell_span, parse_blocks
@@ -38,7 +38,7 @@ from scorer.conllu.score import (
     DEPREL_FULL_OK, FEATS_ALL_OK, HEAD_OK, LEMMA_OK, UPOS_OK, XPOS_OK, ChunkScore,
     count_identical_each, identity_ready, one_side_counts, score_chunk,
 )
-from scorer.conllu.sentence import FORM, MISC, Sentence
+from scorer.conllu.sentence import FORM, Sentence
 from scorer.conllu.text import strip_spaces
 from scorer.problems import Problem, Severity
 
@@ -68,8 +68,8 @@ class SentenceInfo:
     missing_heads: bool
     refused: bool
     problems: Sequence[Problem]
-    # Cells below the threshold: (line, start, end, column name, confidence).
-    low: Sequence[tuple[int, int, int, str, float]]
+    # How many cells are below the threshold (where: `low_cells`, when shown).
+    low: int
     # Set by the pairing: problems found against gold (relative lines).
     pair_problems: Sequence[Problem] = NONE
     position: int = -1  # where it is among its document's sentences (set by the engine's index)
@@ -81,6 +81,10 @@ class SentenceInfo:
     def parse(self) -> Sentence:
         """The sentence again (lines inside it count from its own first line)."""
         return parse_blocks(self.segment.block or "", 0)[self.index]
+
+    def low_cells(self, threshold: float) -> list[tuple[int, int, int, str, float]]:
+        """(line, start, end, column, confidence) of each cell below the threshold."""
+        return low_cells(self.parse(), threshold)[0] if self.low else []
 
 
 def analyze_segment(segment: Segment, threshold: float) -> tuple[list[SentenceInfo], list[Sentence]]:
@@ -96,9 +100,9 @@ def analyze_segment(segment: Segment, threshold: float) -> tuple[list[SentenceIn
         tree = tree_problems(sentence)
         if tree:
             problems = problems + tree
-        low: Sequence = NONE
+        low = 0
         if "Conf=" in sentence.body:
-            low, conf_problems = low_confidence_cells(sentence, threshold)
+            low, conf_problems = count_low(sentence, threshold)
             if conf_problems:
                 problems = problems + conf_problems
         infos.append(SentenceInfo(
@@ -106,32 +110,6 @@ def analyze_segment(segment: Segment, threshold: float) -> tuple[list[SentenceIn
             sentence.is_unparsed, sentence.has_missing_heads,
             any(p.refuses for p in problems), problems or NONE, low))
     return infos, sentences
-
-
-def low_confidence_cells(sentence: Sentence, threshold: float) -> tuple[list, list[Problem]]:
-    """Cells whose confidence (``Conf=`` in MISC) is below the threshold, and
-    problems for Conf values that cannot be read."""
-    low: list[tuple[int, int, int, str, float]] = []
-    problems: list[Problem] = []
-    for i, misc in enumerate(sentence.misc):
-        found = conf_item(misc)
-        if found is None:
-            continue
-        offset, value = found
-        try:
-            conf = parse_conf(value)
-        except ConfError as error:
-            line = sentence.word_line[i]
-            start, _ = cell_span(sentence.lines[line], MISC)
-            problems.append(Problem("format-conf", f"Conf: {error}", line, start + offset + error.start,
-                                    start + offset + max(error.end, error.start + 1), Severity.WARNING))
-            continue
-        for column, number in conf.items():
-            if number < threshold:
-                line = sentence.word_line[i]
-                start, end = cell_span(sentence.lines[line], column_index(column))
-                low.append((line, start, end, column, number))
-    return low, problems
 
 
 def low_confidence_problem(info: SentenceInfo, cell: tuple[int, int, int, str, float], line_text: str,
@@ -509,12 +487,16 @@ def _text_mismatch(sentence: Sentence, mismatch: Mismatch | None) -> Problem:
 
 
 def _token_spans(sentences: list[Sentence]) -> list[tuple[int, int, int, int, int, str]]:
-    """(start, end, sentence, first word, end word, form) of every token, on the chunk's running text."""
+    """(start, end, sentence, first word, end word, description) of every token,
+    on the chunk's running text; a multiword token is described with its words."""
     out = []
     offset = 0
     for k, sentence in enumerate(sentences):
-        for form, first, end, _mwt in sentence.token_forms():
-            out.append((offset, offset + len(form), k, first, end, form))
+        for form, first, end, mwt in sentence.token_forms():
+            described = f"'{form}'"
+            if mwt:
+                described += " = " + " + ".join(f"'{w}'" for w in sentence.form[first:end])
+            out.append((offset, offset + len(form), k, first, end, described))
             offset += len(form)
     return out
 
@@ -523,12 +505,12 @@ def _segmentation_mismatch(systems: list[Sentence], golds: list[Sentence], k: in
     sentence = systems[k]
     span = next(((s, e) for s, e, sk, first, end, _ in _token_spans(systems)
                  if sk == k and (first <= i < end or first == i)), (0, 0))
-    gold_here = [form for s, e, _, _, _, form in _token_spans(golds) if s < span[1] and e > span[0]]
+    gold_here = [described for s, e, _, _, _, described in _token_spans(golds) if s < span[1] and e > span[0]]
     line = sentence.word_line[i]
     start, end = cell_span(sentence.lines[line], FORM)
     in_mwt = next((m for m in sentence.mwts if m.first <= i < m.end), None)
     what = f"word '{sentence.form[i]}'" + (f" of '{in_mwt.form}'" if in_mwt else "")
-    gold_text = " + ".join(f"'{g}'" for g in gold_here) if gold_here else "nothing"
+    gold_text = ", ".join(gold_here) if gold_here else "nothing"
     return Problem("segmentation-mismatch", f"{what} is not aligned with a gold word; gold has "
                    f"{gold_text} here", line, start, end, Severity.WARNING)
 

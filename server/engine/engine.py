@@ -29,7 +29,7 @@ from scorer.problems import Problem, Severity
 from scorer.report import Signature
 
 from ..config import Pairing, Settings, pairing_for, severity_for
-from ..textstore import TextStore
+from ..textstore import LineStore, TextStore
 from . import formats
 from .conllu import (
     ConlluPairing, GoldSource, PairingSettings, SentenceInfo, analyze_segment, low_confidence_problem,
@@ -110,14 +110,14 @@ class _Index:
         infos = self.infos
         self.unparsed = sum(1 for i in infos if i.unparsed)
         self.refused = sum(1 for i in infos if i.refused and not i.unparsed)
-        self.low = sum(map(len, map(attrgetter("low"), infos)))
+        self.low = sum(map(attrgetter("low"), infos))
 
     def replace(self, positions: list[int], new: list[SentenceInfo]) -> None:
         for position, info in zip(positions, new):
             old = self.infos[position]
             self.unparsed += info.unparsed - old.unparsed
             self.refused += (info.refused and not info.unparsed) - (old.refused and not old.unparsed)
-            self.low += len(info.low) - len(old.low)
+            self.low += info.low - old.low
             info.position = position
             self.infos[position] = info
 
@@ -148,7 +148,7 @@ class Engine:
             document.in_editor = True
             document.version = version
             return document
-        document = Document(key, path, TextStore(text), pairing, version, in_editor=True)
+        document = Document(key, path, _store(pairing.format, text), pairing, version, in_editor=True)
         document.binary = "\x00" in text
         self.documents[key] = document
         return document
@@ -196,7 +196,8 @@ class Engine:
             if text is None:
                 return None
             pairing = Pairing(document.format, None, document.pairing.pos)
-            gold = self.documents[gold_path] = Document(gold_path, gold_path, TextStore(text), pairing)
+            gold = self.documents[gold_path] = Document(gold_path, gold_path, _store(pairing.format, text),
+                                                        pairing)
         return gold
 
     def dependents(self, path: str) -> list[Document]:
@@ -234,6 +235,8 @@ class Engine:
     def set_settings(self, settings: Settings) -> list[str]:
         """New settings; returns the keys of open documents to rescore."""
         old = self.settings
+        if settings == old:
+            return []
         self.settings = settings
         for document in self.documents.values():
             document._index = None
@@ -374,9 +377,9 @@ class Engine:
                 shown.count("low-confidence", left)
                 break
             line = info.first_line
-            for cell in info.low:
+            for cell in info.low_cells(threshold):
                 shown.add(low_confidence_problem(info, cell, store.line(line + cell[0]), threshold), line)
-            left -= len(info.low)
+            left -= info.low
         if summarize_unparsed:
             first = unparsed[0].first_line
             shown.add(Problem(
@@ -469,6 +472,11 @@ class Engine:
                 signature.files[role] = {"path": doc.path or doc.key,
                                          "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest()}
         return conllu_text(result, signature)
+
+
+def _store(format: str, text: str) -> TextStore | LineStore:
+    """CoNLL-U is kept in sentence blocks; the line formats in lines."""
+    return TextStore(text) if format == "conllu" else LineStore(text)
 
 
 def _gold_hint(document: Document) -> str:

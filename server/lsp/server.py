@@ -105,6 +105,8 @@ class AnnoscoreServer(LanguageServer):
             return None
         payload = dict(payload)
         payload["uri"] = self.uri_for(payload.pop("path"))
+        document = self.engine.documents.get(key)
+        payload["version"] = document.version if document is not None else None
         gold = payload.get("gold")
         payload["gold"] = self.uri_for(gold) if gold else None
         return payload
@@ -154,7 +156,10 @@ def main() -> int:
     logging.basicConfig(stream=sys.stderr, level=level if level in logging._nameToLevel else "INFO",
                         format="annoscore %(levelname)s: %(message)s")
     if level != "DEBUG":
-        # pygls logs every message at INFO: too much for an editor's log.
+        # pygls logs every message at INFO, and watchfiles every change it
+        # sees: too much for an editor's log (and a log file inside the
+        # watched folder would feed itself).
         logging.getLogger("pygls").setLevel(logging.WARNING)
+        logging.getLogger("watchfiles").setLevel(logging.WARNING)
     create_server().start_io()
     return 0

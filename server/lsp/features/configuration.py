@@ -23,9 +23,12 @@ logger = logging.getLogger("annoscore")
 
 
 def _section(data: Any) -> Any:
-    """The annoscore section, whether given as {"annoscore": {...}} or bare."""
-    if isinstance(data, dict) and isinstance(data.get("annoscore"), dict):
-        return data["annoscore"]
+    """The annoscore section, whether given as {"annoscore": {...}} or bare.
+    An empty list is an empty object (Lua's empty table encodes as [])."""
+    if isinstance(data, dict) and "annoscore" in data:
+        data = data["annoscore"]
+    if data == []:
+        return {}
     return data
 
 
@@ -36,6 +39,7 @@ class Configuration:
         self.settings = Settings()
         self.problems: list[ConfigProblem] = []
         self._published_config_file: str | None = None
+        self._shown: list[ConfigProblem] = []
 
     def register(self) -> None:
         server = self.server
@@ -109,13 +113,14 @@ class Configuration:
 
     def _report(self) -> None:
         server = self.server
-        if self.problems:
+        if self.problems and self.problems != self._shown:
             text = "annoscore: " + "; ".join(p.message for p in self.problems[:5])
             if len(self.problems) > 5:
                 text += f"; and {len(self.problems) - 5} more"
             server.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=text))
             for p in self.problems:
                 logger.warning("%s", p.message)
+        self._shown = list(self.problems)
         # Diagnostics on the project file itself.
         config_path = project_file(server.engine.root)
         paths = {p.path for p in self.problems if p.path}

@@ -1,0 +1,59 @@
+"""Conf= in MISC: the exact parser, and the fast scan for low cells that must agree with it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from conftest import mkpred, shared_path
+from scorer.conllu.confidence import ConfError, count_low, low_cells, parse_conf
+from scorer.conllu.reader import ConlluFileReader, read_text
+
+
+def test_parse_conf_forms():
+    assert parse_conf("0.5") == dict.fromkeys(["UPOS", "XPOS", "LEMMA", "FEATS", "HEAD", "DEPREL"], 0.5)
+    assert parse_conf("upos:0.25,Head:1") == {"UPOS": 0.25, "HEAD": 1.0}
+    for bad, message in [("UPOS:x", "not a number"), ("UPOS:1.5", "outside"), ("FOO:0.1", "unknown column"),
+                         ("UPOS:0.1,XPOS", "NAME:VALUE"), ("UPOS:0.1,upos:0.2", "twice"), ("nan", "outside")]:
+        with pytest.raises(ConfError, match=message):
+            parse_conf(bad)
+
+
+VALUES = ["0.1", "0.79", "0.8", "0.80", "0.8000001", "0.95", "1", "1.0", "0", ".5", "5e-1", "1e0", "0.", "x",
+          "-0.1", "2"]
+NAMES = ["UPOS", "xpos", "Lemma", "FEATS", "HEAD", "DEPREL", "FOO"]
+
+
+def random_conf(rng: random.Random) -> str:
+    if rng.random() < 0.3:
+        return rng.choice(VALUES)
+    names = rng.sample(NAMES, rng.randrange(1, 4)) + ([rng.choice(NAMES)] if rng.random() < 0.1 else [])
+    return ",".join(f"{n}:{rng.choice(VALUES)}" for n in names)
+
+
+@pytest.mark.parametrize("threshold", [0.8, 0.5, 0.85, 1.0, 0.0, 0.123])
+def test_fast_count_equals_the_exact_parser_on_odd_values(threshold):
+    rng = random.Random(int(threshold * 1000))
+    for _ in range(400):
+        lines = []
+        for i in range(1, rng.randrange(2, 6)):
+            misc = "|".join(["SpaceAfter=No"] * rng.randrange(2) + [f"Conf={random_conf(rng)}"] * rng.randrange(2)
+                            + ["Other=1"] * rng.randrange(2) + ["XConf=0.1"] * (rng.random() < 0.05)) or "_"
+            lines.append(f"{i}\tw\tw\tX\t_\t_\t{0 if i == 1 else 1}\tdep\t_\t{misc}")
+        sentence = read_text("\n".join(lines) + "\n\n").sentences[0]
+        cells, problems = low_cells(sentence, threshold)
+        count, count_problems = count_low(sentence, threshold)
+        assert count == len(cells), sentence.misc
+        assert [p.code for p in count_problems] == [p.code for p in problems]
+
+
+def test_fast_scan_equals_the_exact_parser_on_a_parser_output(tmp_path):
+    gold = shared_path("data", "ud", "UD_English-EWT", "en_ewt-ud-test.conllu")
+    pred = mkpred(gold, tmp_path / "pred.conllu", 5, "--conf", "--label-noise", "0.1")
+    cells = 0
+    for sentence in ConlluFileReader(pred):
+        exact = low_cells(sentence, 0.8)
+        assert count_low(sentence, 0.8) == (len(exact[0]), exact[1])
+        cells += len(exact[0])
+    assert cells > 1000
