@@ -4,6 +4,13 @@ The system file is read as a stream; gold is read as far as pairing needs it
 (see `gold.GoldFile`).  Each system sentence is paired (`pairing`), each
 chunk of paired sentences is counted (`score`), and the counts are summed.
 
+Most sentence pairs are simple (the same token lines, well formed on both
+sides); they are queued and scored in batches straight from their text by
+the bulk lane (`bulk`), which never builds a `Sentence` for them.  The
+queue keeps the file's order: a pair the bulk lane turns down, or that
+pairing would not pair by sent_id at that point, goes the ordinary way in
+its place, so the result is the same as if every sentence had gone that way.
+
 A chunk whose word alignment ends with words left over on one side is not
 counted alone: the official scorer's walk would carry those words into the
 next chunk, so the two are counted together (see `align`).  With
@@ -30,7 +37,8 @@ from .confidence import CONF_COLUMNS, word_confidences
 from .counts import Counts
 from .gold import GoldFile
 from .pairing import MISSING, PAIRED, UNMATCHED, Chunk, Mismatch, SentencePairer
-from .reader import ConlluFileReader
+from .bulk import PlainBatch
+from .reader import ConlluFileReader, block_sent_id, parse_blocks
 from .score import (
     DEPREL_FULL_OK, FEATS_ALL_OK, HEAD_OK, LEMMA_OK, METRIC_BITS, UPOS_OK, XPOS_OK,
     ChunkScore, count_identical, count_identical_many, identity_ready, score_chunk,
@@ -47,6 +55,7 @@ CONTENT_ONLY_METRICS = ("CLAS", "MLAS", "BLEX")
 # Called with each chunk's gold and system sentences once it is counted.
 ChunkSink = Callable[[list[Sentence], list[Sentence]], None]
 LISTED = 10  # sentences kept per list beyond the counts (all are counted)
+BULK_BATCH = 256  # system sentences queued for the bulk lane before it runs
 
 
 @dataclass
@@ -156,6 +165,9 @@ class ConlluEvaluator:
         # score.count_identical_many) when enough have gathered.
         self._identical: list[tuple[Sentence, Sentence]] = []
         self._conf: dict[int, list[dict[str, float] | None]] = {}  # per system sentence id()
+        # The bulk lane needs nothing per word beyond counts.
+        self.bulk = not self._details and chunk_sink is None
+        self._queue: list[tuple[int, str]] = []  # system blocks (first line, text)
 
     # --- gold ------------------------------------------------------------------
 
@@ -166,6 +178,52 @@ class ConlluEvaluator:
             self.result.gold_refused.add(_ref(sentence, problems))
 
     # --- system ----------------------------------------------------------------
+
+    def feed_block(self, first_line: int, body: str) -> None:
+        """A system sentence block as read from the file (see `feed`)."""
+        if not self.bulk:
+            for sentence in parse_blocks(body, first_line):
+                self.feed(sentence)
+            return
+        self._queue.append((first_line, body))
+        if len(self._queue) >= BULK_BATCH:
+            self._run_queue()
+
+    def _run_queue(self) -> None:
+        """Score the queued blocks: through the bulk lane where pairing would
+        pair them by sent_id, the ordinary way otherwise, in file order."""
+        queue, self._queue = self._queue, []
+        gold = self.gold
+        candidates: list[tuple[int, int]] = []  # (queue position, gold index)
+        for position, (_, body) in enumerate(queue):
+            # (A block split by a line of whitespace never passes the bulk
+            # checks: such a line has no ID.)
+            sent_id = block_sent_id(body)
+            if sent_id is None:
+                continue
+            index = gold.find(sent_id)
+            if index is not None and gold.body(index) is not None:
+                candidates.append((position, index))
+        batch = PlainBatch([queue[p][1] for p, _ in candidates],
+                           [gold.body(k) or "" for _, k in candidates])
+        chosen = [False] * len(candidates)
+        result = self.result
+        c = 0
+        for position, (first_line, body) in enumerate(queue):
+            if c < len(candidates) and candidates[c][0] == position:
+                k, c = c, c + 1
+                index = candidates[k][1]
+                if batch.passed[k] and self._held is None and self.pairer.can_claim(index):
+                    self.pairer.claim(index)
+                    gold.take_clean(index)
+                    chosen[k] = True
+                    result.system_sentences += 1
+                    result.scored_gold_sentences += 1
+                    result.scored_system_sentences += 1
+                    continue
+            for sentence in parse_blocks(body, first_line):
+                self.feed(sentence)
+        self._add(batch.counts(chosen))
 
     def feed(self, sentence: Sentence) -> None:
         result = self.result
@@ -186,6 +244,8 @@ class ConlluEvaluator:
             self._handle(chunk)
 
     def finish(self, system_file_problems: list[Problem]) -> ConlluResult:
+        if self._queue:
+            self._run_queue()
         for chunk in self.pairer.finish():
             self._handle(chunk)
         self.result.ended_unclean = self._held is not None
@@ -352,9 +412,13 @@ def evaluate_files(system_path: str | os.PathLike[str], gold_path: str | os.Path
                    options: ConlluOptions | None = None,
                    progress: ProgressCallback | None = None,
                    chunk_sink: ChunkSink | None = None,
-                   system_part: Part | None = None, gold_part: Part | None = None) -> ConlluResult:
+                   system_part: Part | None = None, gold_part: Part | None = None,
+                   bulk: bool = True) -> ConlluResult:
     """Score a system file against a gold file.  Raises OSError and
     reader.BinaryFileError for files that cannot be read at all.
+
+    ``bulk=False`` sends every sentence the ordinary way (the tests compare
+    the two).
 
     ``system_part`` and ``gold_part`` score a part of each file (see
     server.parallel, which checks that the parts can be scored apart).
@@ -364,13 +428,14 @@ def evaluate_files(system_path: str | os.PathLike[str], gold_path: str | os.Path
     gold = GoldFile(gold_path, on_sentence=lambda i, s: evaluator_ref[0].on_gold_sentence(i, s),
                     part=gold_part)
     evaluator = ConlluEvaluator(gold, options, chunk_sink)
+    evaluator.bulk = evaluator.bulk and bulk
     evaluator_ref.append(evaluator)
     start, end, first_line = system_part or (0, None, 0)
     reader = ConlluFileReader(system_path, start=start, end=end, first_line=first_line)
     total = (end if end is not None else os.path.getsize(system_path)) - start if progress else 0
     with gc_paused():
-        for n, sentence in enumerate(reader):
-            evaluator.feed(sentence)
+        for n, (first_line, body) in enumerate(reader.blocks()):
+            evaluator.feed_block(first_line, body)
             if progress is not None and n % 512 == 0:
                 progress(reader.bytes_read - start, total)
         result = evaluator.finish(reader.problems)

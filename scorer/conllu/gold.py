@@ -1,9 +1,16 @@
 """Gold sentences read from a file only as far as pairing needs them.
 
-When the system file follows gold's order (the usual case), each gold
-sentence is parsed once, used, and dropped, so memory stays small whatever
-the file's size.  Sentences read ahead but not used yet are kept as their
-text (cheap) and parsed again when they are needed.
+The gold file is read block by block as the system file asks for it (a
+sent_id not seen yet, the next sentence of the stream).  A block is kept as
+its text with its sent_id, which is cheap; it is parsed only when someone
+needs its words or its characters, and dropped once it has been scored.  So
+memory stays small whatever the file's size when the system file follows
+gold's order (the usual case), and a sentence that the bulk lane
+(`bulk`) scores straight from its text is never parsed at all.
+
+Every gold sentence is checked once: ``on_sentence`` is called the first
+time it is parsed, and `take_clean` marks the ones the bulk lane checked
+itself.
 """
 
 from __future__ import annotations
@@ -12,9 +19,10 @@ import os
 from collections import OrderedDict
 from typing import Callable, Iterator
 
-from .reader import ConlluFileReader, parse_block
+from .reader import ConlluFileReader, block_sent_id, holds_one_sentence, parse_block, parse_blocks
 from .sentence import Sentence
 
+# Parsed sentences kept for reuse (pairing often asks for the same one twice).
 PARSED_WINDOW = 2048
 
 
@@ -24,13 +32,14 @@ class GoldFile:
                  part: tuple[int, int | None, int] | None = None) -> None:
         start, end, first_line = part or (0, None, 0)
         self.reader = ConlluFileReader(path, start=start, end=end, first_line=first_line)
-        self._sentences: Iterator[Sentence] = iter(self.reader)
+        self._blocks: Iterator[tuple[int, str]] = self.reader.blocks()
         self.on_sentence = on_sentence
         self.sent_ids: list[str | None] = []
         self.first_lines: list[int] = []
-        self._chars: list[str] = []
+        self._chars: list[str | None] = []        # None: not parsed yet
+        self._bodies: dict[int, str] = {}          # sentences not scored yet
         self._parsed: OrderedDict[int, Sentence] = OrderedDict()
-        self._bodies: dict[int, str] = {}
+        self._checked = bytearray()                # 1: on_sentence called or bulk-checked
         self._by_id: dict[str, int] = {}
         self._by_text: dict[str, list[int]] | None = None
         self.done = False
@@ -38,25 +47,40 @@ class GoldFile:
     # --- reading ----------------------------------------------------------------
 
     def _read_one(self) -> bool:
-        sentence = next(self._sentences, None)
-        if sentence is None:
+        block = next(self._blocks, None)
+        if block is None:
             self.done = True
             return False
+        line, body = block
+        if holds_one_sentence(body):
+            self._add(block_sent_id(body), line, body, None)
+        else:  # lines of whitespace split it into several sentences
+            for sentence in parse_blocks(body, line):
+                index = self._add(sentence.sent_id, sentence.first_line, sentence.body, sentence.chars)
+                self._remember(index, sentence)
+        return True
+
+    def _add(self, sent_id: str | None, line: int, body: str, chars: str | None) -> int:
         index = len(self._chars)
-        self.sent_ids.append(sentence.sent_id)
-        self.first_lines.append(sentence.first_line)
-        self._chars.append(sentence.chars)
-        if sentence.sent_id is not None and sentence.sent_id not in self._by_id:
-            self._by_id[sentence.sent_id] = index
-        if self._by_text is not None:
-            self._by_text.setdefault(sentence.chars, []).append(index)
-        if self.on_sentence is not None:
-            self.on_sentence(index, sentence)
+        self.sent_ids.append(sent_id)
+        self.first_lines.append(line)
+        self._chars.append(chars)
+        self._checked.append(0)
+        self._bodies[index] = body
+        if sent_id is not None and sent_id not in self._by_id:
+            self._by_id[sent_id] = index
+        return index
+
+    def _remember(self, index: int, sentence: Sentence) -> None:
+        """A sentence just parsed: check it once, keep it for a while."""
+        self._chars[index] = sentence.chars
+        if not self._checked[index]:
+            self._checked[index] = 1
+            if self.on_sentence is not None:
+                self.on_sentence(index, sentence)
         self._parsed[index] = sentence
         if len(self._parsed) > PARSED_WINDOW:
-            old, old_sentence = self._parsed.popitem(last=False)
-            self._bodies[old] = old_sentence.body
-        return True
+            self._parsed.popitem(last=False)
 
     def read_all(self) -> None:
         while not self.done:
@@ -71,7 +95,10 @@ class GoldFile:
 
     def chars(self, index: int) -> str:
         self.exists(index)
-        return self._chars[index]
+        chars = self._chars[index]
+        if chars is None:
+            chars = self.get(index).chars
+        return chars
 
     def find(self, sent_id: str) -> int | None:
         while sent_id not in self._by_id and not self.done:
@@ -79,11 +106,15 @@ class GoldFile:
         return self._by_id.get(sent_id)
 
     def with_text(self, text: str) -> list[int]:
+        self.read_all()
         if self._by_text is None:
             self._by_text = {}
-            for i, chars in enumerate(self._chars):
-                self._by_text.setdefault(chars, []).append(i)
-        self.read_all()
+            for index, chars in enumerate(self._chars):
+                if chars is None:
+                    if index not in self._bodies:
+                        continue  # scored by the bulk lane: used already
+                    chars = self.get(index).chars
+                self._by_text.setdefault(chars, []).append(index)
         return self._by_text.get(text, [])
 
     def count(self) -> int:
@@ -97,7 +128,20 @@ class GoldFile:
         sentence = self._parsed.get(index)
         if sentence is None:
             sentence = parse_block(self._bodies[index], self.first_lines[index])
+            self._remember(index, sentence)
         return sentence
+
+    def body(self, index: int) -> str | None:
+        """The text of a sentence not scored yet (None once released)."""
+        return self._bodies.get(index)
+
+    def is_checked(self, index: int) -> bool:
+        return bool(self._checked[index])
+
+    def take_clean(self, index: int) -> None:
+        """The bulk lane scored this sentence and found it well formed."""
+        self._checked[index] = 1
+        self.release(index)
 
     def release(self, index: int) -> None:
         """The sentence has been scored: forget its words."""

@@ -64,6 +64,8 @@ UFEATS = Memo(_universal_feats)
 ALL_FEATS = Memo(_all_feats)
 # DEPREL without its subtype: obl:arg -> obl.
 BASE_DEPREL = Memo(lambda deprel: deprel.split(":")[0])
+# Whether a DEPREL (with or without subtype) makes its word a content word.
+CONTENT_OF = Memo(lambda deprel: deprel.split(":")[0] in CONTENT_DEPRELS)
 
 
 def _safe_deps(deps: str):

@@ -126,6 +126,16 @@ class SentencePairer:
                 out.append(Chunk(MISSING, [i]))
         return out
 
+    def can_claim(self, gold_index: int) -> bool:
+        """Whether a system sentence whose sent_id names this gold sentence,
+        with the same text, would be paired with it now by step 1 (used by the
+        bulk lane, which then calls `claim` instead of `feed`)."""
+        return self._open is None and not self._is_used(gold_index)
+
+    def claim(self, gold_index: int) -> None:
+        """Pair a system sentence with this gold sentence, as step 1 would."""
+        self._pair([gold_index], [])
+
     # --- steps ----------------------------------------------------------------
 
     def _is_used(self, i: int) -> bool:

@@ -197,6 +197,40 @@ class _WhitespaceLine(Exception):
     """A line of only whitespace inside a block: it separates two sentences."""
 
 
+# A line after the first one that holds only whitespace (a leading literal
+# newline keeps the regex engine's search fast).
+_WHITESPACE_LINE = re.compile(r"\n[^\S\n]*(?:\n|$)")
+
+
+def holds_one_sentence(body: str) -> bool:
+    """True when no line of the block is only whitespace, so that
+    `parse_blocks` reads exactly one sentence from it."""
+    nl = body.find("\n")
+    if not (body[:nl] if nl >= 0 else body).strip():
+        return False
+    return _WHITESPACE_LINE.search(body) is None
+
+
+def block_sent_id(body: str) -> str | None:
+    """The ``sent_id`` of a block, read from its leading comments exactly as
+    `parse_block` reads it, without parsing the rest."""
+    if not body.startswith("#"):
+        return None
+    sent_id = None
+    pos = 0
+    while body.startswith("#", pos):
+        nl = body.find("\n", pos)
+        comment = body[pos:] if nl < 0 else body[pos:nl]
+        if comment.startswith(("# sent_id", "#sent_id")):
+            key, sep, value = comment[1:].partition("=")
+            if sep and key.strip() == "sent_id":
+                sent_id = value.strip()
+        if nl < 0:
+            break
+        pos = nl + 1
+    return sent_id
+
+
 def parse_blocks(body: str, first_line: int = 0) -> list[Sentence]:
     """Parse a block into its sentence, or several sentences when lines of only
     whitespace separate them (those lines are reported as problems)."""
@@ -730,6 +764,12 @@ class ConlluFileReader:
         self.sha256: str | None = None
 
     def __iter__(self) -> Iterator[Sentence]:
+        for line, body in self.blocks():
+            yield from parse_blocks(body, line)
+
+    def blocks(self) -> Iterator[tuple[int, str]]:
+        """The sentence blocks as ``(first_line, text)``, not parsed yet
+        (undecodable bytes already replaced and reported)."""
         whole = self.start == 0 and self.end is None
         splitter = BlockSplitter(self.first_line, at_file_start=self.start == 0)
         digest = hashlib.sha256() if whole else None
@@ -745,19 +785,19 @@ class ConlluFileReader:
                 self.bytes_read = part.position
                 if not chunk:
                     break
-                yield from self._parse(splitter.feed(chunk))
-            yield from self._parse(splitter.finish())
+                yield from self._decoded(splitter.feed(chunk))
+            yield from self._decoded(splitter.finish())
         if digest is not None:
             self.sha256 = digest.hexdigest()
         self.problems = splitter.problems + self.problems
         self.problems.sort(key=lambda p: (p.line, p.start))
 
-    def _parse(self, blocks: Iterable[tuple[int, str]]) -> Iterator[Sentence]:
+    def _decoded(self, blocks: Iterable[tuple[int, str]]) -> Iterator[tuple[int, str]]:
         for line, body in blocks:
             if not body.isascii() and _SURROGATE.search(body):
                 body, problems = _encoding_problems(line, body)
                 self.problems.extend(problems)
-            yield from parse_blocks(body, line)
+            yield line, body
 
 
 def read_file(path: str | os.PathLike[str]) -> ConlluDocument:

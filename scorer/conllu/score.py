@@ -34,6 +34,7 @@ each word's outcome.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from bisect import bisect_right
 from itertools import accumulate, chain, compress, repeat
 from operator import and_, attrgetter, eq, itemgetter, mul, not_, or_
 from typing import Sequence
@@ -41,7 +42,7 @@ from typing import Sequence
 from . import counts as C
 from .align import Alignment, WordSpans, align_words, spans_correct
 from .counts import Counts
-from .labels import ALL_FEATS, BASE_DEPREL, CONTENT_DEPRELS, DEPS, FUNCTIONAL_DEPRELS, UFEATS
+from .labels import ALL_FEATS, BASE_DEPREL, CONTENT_DEPRELS, CONTENT_OF, DEPS, FUNCTIONAL_DEPRELS, UFEATS
 from .sentence import Sentence
 from .text import strip_spaces
 
@@ -150,11 +151,130 @@ def count_identical(gold: Sentence, system: Sentence) -> Counts | None:
 
 
 def count_identical_many(pairs: Sequence[tuple[Sentence, Sentence]]) -> Counts:
-    """The sum of `count_identical` over pairs that are all `identity_ready`,
-    computed over the concatenated columns (fewer, longer C-level passes)."""
+    """The sum of `count_identical` over pairs that are all `identity_ready`."""
     if not pairs:
         return Counts()
-    return _count_columns([g for g, _ in pairs], [s for _, s in pairs])[0]
+    golds = [g for g, _ in pairs]
+    systems = [s for _, s in pairs]
+    n = sum(map(len, golds))
+    tokens = n - sum(m.end - m.first - 1 for g in golds if g.mwts for m in g.mwts)
+    return count_same_tokens(WordColumns.of(golds), WordColumns.of(systems), _starts(golds),
+                             len(golds), tokens)
+
+
+@dataclass(slots=True)
+class WordColumns:
+    """The columns that scoring compares, one entry per word, for a run of
+    sentences laid end to end (HEADs stay sentence-local numbers)."""
+
+    upos: list[str]
+    xpos: list[str]
+    lemma: list[str]
+    feats: list[str]
+    deprel: list[str]
+    heads: list[int]
+    deps: list[str]
+
+    @classmethod
+    def of(cls, sentences: Sequence[Sentence]) -> "WordColumns":
+        return cls(*(_joined(sentences, name) for name in
+                     ("upos", "xpos", "lemma", "feats", "deprel", "heads", "deps")))
+
+
+def count_same_tokens(gold: WordColumns, system: WordColumns, starts: Sequence[int],
+                      sentences: int, tokens: int) -> Counts:
+    """Counts for sentence pairs with the same tokens and words, laid end to
+    end in ``gold`` and ``system`` (word i aligns with word i); ``starts``
+    says where each pair's words begin, ``tokens`` how many tokens there are.
+    Every HEAD must be a number within its sentence.
+
+    Most words of a parser's output are right in every column.  One pass
+    compares each word's six cells at once; words right in all of them count
+    for every word-level metric without further work, and only the others
+    are compared column by column.
+    """
+    gold_columns = (gold.upos, gold.xpos, gold.lemma, gold.feats, gold.deprel, gold.heads)
+    system_columns = (system.upos, system.xpos, system.lemma, system.feats, system.deprel, system.heads)
+    n = len(gold.upos)
+    same = list(map(eq, zip(*gold_columns), zip(*system_columns)))
+    n_same = sum(same)
+    v = [0] * C.N_VALUES
+    v[C.TOKENS_CORRECT] = v[C.TOKENS_GOLD] = v[C.TOKENS_SYSTEM] = tokens
+    v[C.SENTENCES_CORRECT] = v[C.SENTENCES_GOLD] = v[C.SENTENCES_SYSTEM] = sentences
+    v[C.WORDS_GOLD] = v[C.WORDS_SYSTEM] = v[C.WORDS_ALIGNED] = n
+    for index in (C.UPOS, C.XPOS, C.UFEATS, C.ALLTAGS, C.LEMMAS, C.UAS, C.LAS, C.UFEATS_ALL,
+                  C.ALLTAGS_ALL, C.LAS_FULL):
+        v[index] = n_same
+    gold_content = list(map(CONTENT_OF.__getitem__, gold.deprel))
+    v[C.CONTENT_GOLD] = v[C.CONTENT_ALIGNED] = sum(gold_content)
+    v[C.CONTENT_SYSTEM] = sum(map(CONTENT_OF.__getitem__, system.deprel))
+    same_content = sum(compress(gold_content, same))
+    v[C.CLAS] = v[C.BLEX] = v[C.MLAS] = same_content
+
+    different = list(compress(range(n), map(not_, same)))
+    if different:
+        # The words that differ somewhere, column by column.
+        if len(different) == 1:
+            pick = lambda column: [column[different[0]]]  # noqa: E731
+        else:
+            getter = itemgetter(*different)
+            pick = lambda column: list(getter(column))  # noqa: E731
+        g_upos, g_xpos, g_lemma, g_feats, g_deprel, g_heads = map(pick, gold_columns)
+        s_upos, s_xpos, s_lemma, s_feats, s_deprel, s_heads = map(pick, system_columns)
+        upos = list(map(eq, g_upos, s_upos))
+        xpos = list(map(eq, g_xpos, s_xpos))
+        ufeats = list(map(eq, map(UFEATS.__getitem__, g_feats), map(UFEATS.__getitem__, s_feats)))
+        feats_all = list(map(eq, map(ALL_FEATS.__getitem__, g_feats), map(ALL_FEATS.__getitem__, s_feats)))
+        tags = list(map(and_, upos, xpos))
+        lemma = list(map(eq, g_lemma, s_lemma))
+        if "_" in g_lemma:  # a gold LEMMA _ matches anything
+            for i in compress(range(len(lemma)), map(eq, g_lemma, repeat("_"))):
+                lemma[i] = True
+        head = list(map(eq, g_heads, s_heads))
+        same_base = list(map(eq, map(BASE_DEPREL.__getitem__, g_deprel), map(BASE_DEPREL.__getitem__, s_deprel)))
+        las = list(map(and_, head, same_base))
+        content = pick(gold_content)
+        clas = list(map(and_, las, content))
+        v[C.UPOS] += sum(upos)
+        v[C.XPOS] += sum(xpos)
+        v[C.UFEATS] += sum(ufeats)
+        v[C.ALLTAGS] += sum(map(and_, tags, ufeats))
+        v[C.LEMMAS] += sum(lemma)
+        v[C.UAS] += sum(head)
+        v[C.LAS] += sum(las)
+        v[C.UFEATS_ALL] += sum(feats_all)
+        v[C.ALLTAGS_ALL] += sum(map(and_, tags, feats_all))
+        v[C.LAS_FULL] += sum(map(and_, head, map(eq, g_deprel, s_deprel)))
+        v[C.CLAS] += sum(clas)
+        v[C.BLEX] += sum(map(and_, clas, lemma))
+        mlas = list(map(and_, map(and_, clas, upos), ufeats))
+        # Functional children that differ: their parents lose MLAS.  Such a
+        # child differs somewhere, so it is among these words.
+        g_functional = list(map(FUNCTIONAL_DEPRELS.__contains__, map(BASE_DEPREL.__getitem__, g_deprel)))
+        s_functional = list(map(FUNCTIONAL_DEPRELS.__contains__, map(BASE_DEPREL.__getitem__, s_deprel)))
+        alike = map(and_, map(and_, map(and_, map(eq, g_functional, s_functional), head),
+                              map(and_, same_base, upos)), ufeats)
+        broken: set[int] = set()
+        for j in compress(range(len(different)), map(and_, map(or_, g_functional, s_functional),
+                                                      map(not_, alike))):
+            x = different[j]
+            offset = starts[bisect_right(starts, x) - 1]
+            if g_functional[j] and g_heads[j]:
+                broken.add(offset + g_heads[j] - 1)
+            if s_functional[j] and s_heads[j]:
+                broken.add(offset + s_heads[j] - 1)
+        position = {x: j for j, x in enumerate(different)} if broken else {}
+        for w in broken:
+            j = position.get(w)
+            if j is None:
+                v[C.MLAS] -= gold_content[w]  # a word right in every cell, but not its children
+            else:
+                mlas[j] = False
+        v[C.MLAS] += sum(mlas)
+
+    edges = _enhanced_identity(gold.deps, system.deps)
+    v[C.EDEPS_GOLD], v[C.EDEPS_SYSTEM], v[C.ELAS], v[C.EULAS] = map(sum, edges)
+    return Counts(v)
 
 
 def count_identical_each(pairs: Sequence[tuple[Sentence, Sentence]]) -> list[Counts]:
@@ -206,15 +326,17 @@ def _count_columns(golds: Sequence[Sentence], systems: Sequence[Sentence],
 
     gold_lemma = _joined(golds, "lemma")
     lemma = list(map(eq, gold_lemma, _joined(systems, "lemma")))
-    if "_" in gold_lemma:
-        lemma = [ok or g == "_" for ok, g in zip(lemma, gold_lemma)]
+    if "_" in gold_lemma:  # a gold LEMMA _ matches anything
+        for i in compress(range(n), map(eq, gold_lemma, repeat("_"))):
+            lemma[i] = True
 
     gold_heads, system_heads = _joined(golds, "heads"), _joined(systems, "heads")
     gold_deprel, system_deprel = _joined(golds, "deprel"), _joined(systems, "deprel")
     head = list(map(eq, gold_heads, system_heads))
     gold_base = list(map(BASE_DEPREL.__getitem__, gold_deprel))
     system_base = list(map(BASE_DEPREL.__getitem__, system_deprel))
-    las = list(map(and_, head, map(eq, gold_base, system_base)))
+    same_base = list(map(eq, gold_base, system_base))
+    las = list(map(and_, head, same_base))
     las_full = list(map(and_, head, map(eq, gold_deprel, system_deprel)))
 
     gold_content = list(map(CONTENT_DEPRELS.__contains__, gold_base))
@@ -229,14 +351,16 @@ def _count_columns(golds: Sequence[Sentence], systems: Sequence[Sentence],
     starts = _starts(golds)
     offsets = [0] * n if len(golds) == 1 else list(
         chain.from_iterable(repeat(start, len(g)) for start, g in zip(starts, golds)))
+    # x is such a word when it is functional on either side and not
+    # functional on both with the same head, relation, UPOS and UFeats.
+    alike = map(and_, map(and_, map(and_, map(eq, gold_functional, system_functional), head),
+                          map(and_, same_base, upos)), ufeats)
     broken: set[int] = set()
-    for x in compress(range(n), map(or_, gold_functional, system_functional)):
-        if not (gold_functional[x] == system_functional[x] and gold_heads[x] == system_heads[x]
-                and gold_base[x] == system_base[x] and upos[x] and ufeats[x]):
-            if gold_functional[x] and gold_heads[x]:
-                broken.add(offsets[x] + gold_heads[x] - 1)
-            if system_functional[x] and system_heads[x]:
-                broken.add(offsets[x] + system_heads[x] - 1)
+    for x in compress(range(n), map(and_, map(or_, gold_functional, system_functional), map(not_, alike))):
+        if gold_functional[x] and gold_heads[x]:
+            broken.add(offsets[x] + gold_heads[x] - 1)
+        if system_functional[x] and system_heads[x]:
+            broken.add(offsets[x] + system_heads[x] - 1)
     mlas = list(map(and_, map(and_, clas, upos), ufeats))
     for i in broken:
         mlas[i] = False
@@ -298,11 +422,11 @@ def _enhanced_identity(gold_deps: list[str], system_deps: list[str]) -> list[lis
     same = list(map(eq, gold_deps, system_deps))
     elas = list(map(mul, map(_SELF_ELAS, gold_summary), same))
     eulas = list(map(mul, map(_SELF_EULAS, gold_summary), same))
-    for i in compress(range(len(same)), map(not_, same)):
-        g, s = gold_summary[i], system_summary[i]
-        if g[1] and s[1]:
-            elas[i], eulas[i] = _match_edges(g[0], s[0], _identity, 0)
-    return [gold_edges, list(map(_EDGE_COUNT, system_summary)), elas, eulas]
+    system_edges = list(map(_EDGE_COUNT, system_summary))
+    # Only words whose texts differ and that have edges on both sides need the loop.
+    for i in compress(range(len(same)), map(mul, map(mul, map(not_, same), gold_edges), system_edges)):
+        elas[i], eulas[i] = _match_edges(gold_summary[i][0], system_summary[i][0], _identity, 0)
+    return [gold_edges, system_edges, elas, eulas]
 
 
 def _identity(head: int) -> int:

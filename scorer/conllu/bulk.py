@@ -1,0 +1,279 @@
+"""Scoring many plain sentence pairs at once, straight from their text.
+
+Nearly every sentence of a parser's output, held against its gold sentence,
+is as simple as a pair can be: the same token lines (same IDs, same FORMs),
+well formed on both sides, with other tags here and there.  Parsing each
+sentence into a `Sentence`, checking its tree and counting it one by one
+costs far more in Python's per-call overhead than the comparisons
+themselves.  So the evaluator hands such pairs over in batches of a few
+hundred, and this module:
+
+1. joins the token lines of all system sentences of the batch and cuts them
+   into columns with one ``str.split("\\t")`` (the trick `reader.parse_block`
+   uses for one sentence), and the same for gold;
+2. makes, on whole columns, every check the reader and
+   `checks.tree_problems` would make: ten columns on every line, IDs 1..n
+   (multiword ranges right before their words, no empty nodes), no empty
+   FORM or space in a FORM, HEADs that are non-negative numbers forming a
+   tree (one root, no cycle, none past the last word; decided for all
+   sentences at once by pointer doubling in numpy), DEPS that read and stay
+   within the sentence;
+3. requires the system and gold ID and FORM columns to be equal, so word i
+   aligns with word i;
+4. counts the pairs that passed together, with `score.count_same_tokens`.
+
+A pair that does not pass is not an error: the evaluator scores it the
+ordinary way (parse, pair, align), which also reports what is wrong with it.
+So every check here may be stricter than the reader's, never looser: a
+passing pair is one the ordinary path would find no problem in and count
+with `score.count_identical`, to the same counts (the tests hold the two
+paths to it).
+"""
+
+from __future__ import annotations
+
+from itertools import accumulate, chain, compress, repeat
+from typing import Sequence
+
+import numpy as np
+
+from .counts import Counts
+from .reader import _DEPS_EXTENTS, _id_strings, _plain_multiword_rows
+from .score import WordColumns, count_same_tokens
+from .text import has_spaces
+
+# Columns kept for scoring, by CoNLL-U column number.
+_LEMMA, _UPOS, _XPOS, _FEATS, _HEAD, _DEPREL, _DEPS = 2, 3, 4, 5, 6, 7, 8
+
+
+def token_text(body: str) -> str | None:
+    """The token lines of a block (its leading comments cut off), or None
+    when it has none."""
+    pos = 0
+    while body.startswith("#", pos):
+        nl = body.find("\n", pos)
+        if nl < 0:
+            return None
+        pos = nl + 1
+    return body[pos:] if pos else body
+
+
+def split_columns(text: str, rows: int) -> list[list[str]] | None:
+    """The ten columns of ``rows`` token lines joined by newlines, or None
+    unless every line has exactly ten tab-separated columns."""
+    flat = text.split("\t")
+    if len(flat) != 9 * rows + 1 or text.count("\n") != rows - 1:
+        return None
+    # The newline between two lines sits inside field 9k ("MISC\nID"); with
+    # rows - 1 newlines in all, one in each such field means none elsewhere.
+    junctions = flat[9:9 * rows:9]
+    if rows > 1 and not all(map(str.__contains__, junctions, repeat("\n"))):
+        return None
+    if rows > 1:
+        merged = "\n".join(junctions).split("\n")
+        ids = [flat[0]]
+        ids += merged[1::2]
+    else:
+        ids = [flat[0]]
+    return [ids, flat[1::9], flat[2::9], flat[3::9], flat[4::9], flat[5::9], flat[6::9],
+            flat[7::9], flat[8::9]]  # MISC is not needed
+
+
+class PlainBatch:
+    """A batch of (system, gold) sentence blocks: which pairs pass the bulk
+    checks (``passed``), and the counts of any chosen subset of them."""
+
+    def __init__(self, system_bodies: Sequence[str], gold_bodies: Sequence[str]) -> None:
+        n = len(system_bodies)
+        self.passed = [False] * n
+        # Step 1: token lines, the same number on both sides.
+        texts: list[tuple[int, str, str, int]] = []
+        for k in range(n):
+            system_text = token_text(system_bodies[k])
+            gold_text = token_text(gold_bodies[k])
+            if system_text is None or gold_text is None:
+                continue
+            rows = system_text.count("\n") + 1
+            if gold_text.count("\n") + 1 == rows:
+                texts.append((k, system_text, gold_text, rows))
+        self._pairs: list[int] = []       # batch positions of the pairs below
+        self._word_starts: list[int] = []
+        self._tokens: list[int] = []      # tokens per pair
+        self._gold: WordColumns | None = None
+        self._system: WordColumns | None = None
+        if texts:
+            self._read(texts)
+
+    # --- checks -------------------------------------------------------------------
+
+    def _read(self, texts: list[tuple[int, str, str, int]]) -> None:
+        system_columns, gold_columns, texts = _split_both(texts)
+        if not texts:
+            return
+        rows = [t[3] for t in texts]
+        row_starts = list(accumulate(rows, initial=0))
+        ok = [True] * len(texts)
+        tokens = rows[:]                 # token lines: words outside ranges, and ranges
+        range_rows = [0] * len(texts)
+        system_ids, gold_ids = system_columns[0], gold_columns[0]
+        expected = list(chain.from_iterable(map(_id_strings, rows)))
+        if not (system_ids == gold_ids == expected):
+            for k in range(len(texts)):
+                a, b = row_starts[k], row_starts[k + 1]
+                ids = gold_ids[a:b]
+                if system_ids[a:b] != ids:
+                    ok[k] = False
+                elif ids != expected[a:b]:
+                    plain = _plain_multiword_rows(ids)
+                    if plain is None:
+                        ok[k] = False
+                        continue
+                    word_rows, token_rows = plain
+                    range_rows[k] = len(ids) - len(word_rows)
+                    tokens[k] = len(token_rows)
+        system_forms, gold_forms = system_columns[1], gold_columns[1]
+        if system_forms != gold_forms:
+            for k in range(len(texts)):
+                a, b = row_starts[k], row_starts[k + 1]
+                if system_forms[a:b] != gold_forms[a:b]:
+                    ok[k] = False
+        if "" in gold_forms or has_spaces("".join(gold_forms)):
+            for k in range(len(texts)):
+                forms = gold_forms[row_starts[k]:row_starts[k + 1]]
+                if "" in forms or has_spaces("".join(forms)):
+                    ok[k] = False
+
+        # Keep the word lines of the pairs still in.
+        any_ranges = any(range_rows)
+        if any_ranges or not all(ok):
+            row_ok = list(chain.from_iterable(map(repeat, ok, rows)))
+            if any_ranges:
+                row_ok = list(map(bool.__and__, row_ok, map(str.isdecimal, gold_ids)))
+            system_columns = [list(compress(c, row_ok)) for c in system_columns]
+            gold_columns = [list(compress(c, row_ok)) for c in gold_columns]
+        kept = [k for k in range(len(texts)) if ok[k]]
+        words = [rows[k] - range_rows[k] for k in kept]
+        if not kept:
+            return
+
+        # Step 2: HEADs, trees and DEPS, pair by pair on whole columns.
+        word_starts = list(accumulate(words, initial=0))
+        fine = _values_ok(system_columns, words, word_starts)
+        fine &= _values_ok(gold_columns, words, word_starts)
+        if not fine.all():
+            word_ok = list(chain.from_iterable(map(repeat, fine.tolist(), words)))
+            system_columns = [list(compress(c, word_ok)) for c in system_columns]
+            gold_columns = [list(compress(c, word_ok)) for c in gold_columns]
+            keep = fine.tolist()
+            kept = list(compress(kept, keep))
+            words = list(compress(words, keep))
+            word_starts = list(accumulate(words, initial=0))
+        self._pairs = [texts[k][0] for k in kept]
+        for k in self._pairs:
+            self.passed[k] = True
+        self._word_starts = word_starts
+        self._tokens = [tokens[k] for k in kept]
+        self._system = _word_columns(system_columns)
+        self._gold = _word_columns(gold_columns)
+
+    # --- counts -------------------------------------------------------------------
+
+    def counts(self, chosen: Sequence[bool] | None = None) -> Counts:
+        """Counts of the passed pairs (of those among them that ``chosen``
+        marks, by batch position)."""
+        if not self._pairs or self._gold is None or self._system is None:
+            return Counts()
+        total = count_same_tokens(self._gold, self._system, self._word_starts[:-1],
+                                  len(self._pairs), sum(self._tokens))
+        if chosen is None:
+            return total
+        left_out = [j for j, k in enumerate(self._pairs) if not chosen[k]]
+        if not left_out:
+            return total
+        # Counts add up over sentences, so the few pairs left out are counted
+        # on their own and taken away (cheaper than cutting all columns again).
+        starts = self._word_starts
+        pick = [(starts[j], starts[j + 1]) for j in left_out]
+        gold = WordColumns(*(_slices(getattr(self._gold, f), pick) for f in _FIELDS))
+        system = WordColumns(*(_slices(getattr(self._system, f), pick) for f in _FIELDS))
+        words = [b - a for a, b in pick]
+        out = count_same_tokens(gold, system, list(accumulate(words, initial=0))[:-1],
+                                len(left_out), sum(self._tokens[j] for j in left_out))
+        return total - out
+
+
+def _slices(column: list, pick: list[tuple[int, int]]) -> list:
+    out: list = []
+    for a, b in pick:
+        out += column[a:b]
+    return out
+
+
+_FIELDS = ("upos", "xpos", "lemma", "feats", "deprel", "heads", "deps")
+
+
+def _split_both(texts: list[tuple[int, str, str, int]]):
+    """Columns of all system and all gold token lines; pairs with a line
+    that has not ten columns (on either side) are left out."""
+    for _ in range(2):
+        rows = sum(t[3] for t in texts)
+        system = split_columns("\n".join([t[1] for t in texts]), rows)
+        gold = split_columns("\n".join([t[2] for t in texts]), rows)
+        if system is not None and gold is not None:
+            return system, gold, texts
+        texts = [t for t in texts if split_columns(t[1], t[3]) is not None
+                 and split_columns(t[2], t[3]) is not None]
+        if not texts:
+            break
+    return [], [], []
+
+
+def _values_ok(columns: list[list[str]], words: list[int], word_starts: list[int]) -> np.ndarray:
+    """Per pair: HEADs non-negative numbers forming a tree, DEPS readable and
+    within the sentence.  Replaces the HEAD column with the numbers."""
+    n_pairs = len(words)
+    fine = np.ones(n_pairs, dtype=bool)
+    head_column = columns[_HEAD]
+    try:
+        heads = list(map(int, head_column))
+    except ValueError:
+        heads = []
+        for k in range(n_pairs):
+            a, b = word_starts[k], word_starts[k + 1]
+            try:
+                part = list(map(int, head_column[a:b]))
+            except ValueError:
+                fine[k] = False
+                part = [0] * (b - a)
+            heads += part
+    columns[_HEAD] = heads  # type: ignore[call-overload]
+    lengths = np.array(words, dtype=np.int64)
+    starts = np.array(word_starts[:-1], dtype=np.int64)
+    h = np.array(heads, dtype=np.int64)
+    length_of_word = np.repeat(lengths, lengths)
+    start_of_word = np.repeat(starts, lengths)
+    out = (h < 0) | (h > length_of_word)
+    fine &= np.add.reduceat(out.astype(np.int64), starts) == 0
+    is_root = h == 0
+    fine &= np.add.reduceat(is_root.astype(np.int64), starts) == 1
+    # Every word must reach its sentence's root.  Roots (and words whose
+    # HEAD is out of range, already refused) point to themselves; after k
+    # rounds of parent = parent[parent] each word points to its 2^k-th
+    # ancestor, so log2(longest sentence) rounds reach the root of a tree.
+    index = np.arange(len(h), dtype=np.int64)
+    parent = np.where(is_root | out, index, start_of_word + h - 1)
+    for _ in range(int(lengths.max()).bit_length()):
+        parent = parent[parent]
+    unreached = ~is_root[parent]
+    fine &= np.add.reduceat(unreached.astype(np.int64), starts) == 0
+    deps = columns[_DEPS]
+    if deps.count("_") != len(deps):
+        extents = np.array(list(map(_DEPS_EXTENTS.__getitem__, deps)), dtype=np.int64)
+        wrong = (extents < 0) | (extents > length_of_word)
+        fine &= np.add.reduceat(wrong.astype(np.int64), starts) == 0
+    return fine
+
+
+def _word_columns(columns: list) -> WordColumns:
+    return WordColumns(columns[_UPOS], columns[_XPOS], columns[_LEMMA], columns[_FEATS],
+                       columns[_DEPREL], columns[_HEAD], columns[_DEPS])

@@ -1,0 +1,173 @@
+"""The bulk lane (scorer.conllu.bulk) turns down every pair the ordinary path
+would find a problem in, and counts the pairs it takes exactly as the
+ordinary path does; evaluate_files gives the same result with it and without.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import mkpred, shared_path
+from scorer.conllu.bulk import PlainBatch
+from scorer.conllu.checks import tree_problems
+from scorer.conllu.evaluate import ConlluOptions, evaluate_files
+from scorer.conllu.reader import ConlluFileReader, parse_block
+from scorer.conllu.score import count_identical_many, identity_ready
+
+GOLD = """# sent_id = s
+# text = The cat sat.
+1\tThe\tthe\tDET\tDT\tDefinite=Def\t2\tdet\t2:det\t_
+2\tcat\tcat\tNOUN\tNN\tNumber=Sing\t3\tnsubj\t3:nsubj\t_
+3\tsat\tsit\tVERB\tVBD\tTense=Past\t0\troot\t0:root\tSpaceAfter=No
+4\t.\t.\tPUNCT\t.\t_\t3\tpunct\t3:punct\t_"""
+
+
+def variant(text: str, row: int, column: int, value: str) -> str:
+    """GOLD with one cell changed (row counts token lines from 0)."""
+    lines = text.split("\n")
+    cells = lines[2 + row].split("\t")
+    cells[column] = value
+    lines[2 + row] = "\t".join(cells)
+    return "\n".join(lines)
+
+
+MWT_GOLD = """# sent_id = m
+1-2\tdu\t_\t_\t_\t_\t_\t_\t_\t_
+1\tde\tde\tADP\t_\t_\t3\tcase\t_\t_
+2\tle\tle\tDET\t_\t_\t3\tdet\t_\t_
+3\tchat\tchat\tNOUN\t_\t_\t0\troot\t_\t_"""
+
+# (name, system block, gold block, should the bulk lane take the pair?)
+CASES = [
+    ("identical", GOLD, GOLD, True),
+    ("other tags", variant(variant(GOLD, 1, 3, "PROPN"), 0, 7, "nmod:poss"), GOLD, True),
+    ("other head, still a tree", variant(GOLD, 3, 6, "2"), GOLD, True),
+    ("other MISC", variant(GOLD, 0, 9, "Conf=0.5"), GOLD, True),
+    ("multiword token", variant(MWT_GOLD, 1, 3, "PRON"), MWT_GOLD, True),
+    ("other form", variant(GOLD, 1, 1, "dog"), GOLD, False),
+    ("one line fewer", GOLD.rsplit("\n", 1)[0], GOLD, False),
+    ("head _", variant(GOLD, 1, 6, "_"), GOLD, False),
+    ("all heads _", "\n".join(GOLD.split("\n")[:2] + [
+        "\t".join(c if k != 6 else "_" for k, c in enumerate(line.split("\t")))
+        for line in GOLD.split("\n")[2:]]), GOLD, False),
+    ("negative head", variant(GOLD, 1, 6, "-1"), GOLD, False),
+    ("head past the end", variant(GOLD, 1, 6, "9"), GOLD, False),
+    ("two roots", variant(GOLD, 1, 6, "0"), GOLD, False),
+    ("no root", variant(GOLD, 2, 6, "2"), GOLD, False),
+    ("cycle", variant(variant(GOLD, 0, 6, "2"), 1, 6, "1"), GOLD, False),
+    ("self loop", variant(GOLD, 3, 6, "4"), GOLD, False),
+    ("bad deps", variant(GOLD, 1, 8, "nsubj"), GOLD, False),
+    ("deps past the end", variant(GOLD, 1, 8, "7:nsubj"), GOLD, False),
+    ("nine columns", GOLD.replace("\tSpaceAfter=No", ""), GOLD, False),
+    ("spaces for tabs", GOLD.replace("4\t.\t.\tPUNCT", "4 .\t.\tPUNCT"), GOLD, False),
+    ("comment among tokens", GOLD.replace("\n4\t", "\n# note\n4\t"), GOLD.replace("\n4\t", "\n# note\n4\t"), False),
+    ("empty form", variant(GOLD, 3, 1, ""), variant(GOLD, 3, 1, ""), False),
+    ("space in form", variant(GOLD, 1, 1, "c at"), variant(GOLD, 1, 1, "c at"), False),
+    ("empty node", GOLD + "\n4.1\tx\tx\tX\t_\t_\t_\t_\t3:dep\t_", GOLD + "\n4.1\tx\tx\tX\t_\t_\t_\t_\t3:dep\t_", False),
+    ("IDs out of order", variant(GOLD, 1, 0, "3"), variant(GOLD, 1, 0, "3"), False),
+    ("gold with a cycle", GOLD, variant(variant(GOLD, 0, 6, "2"), 1, 6, "1"), False),
+    ("gold head _", GOLD, variant(GOLD, 1, 6, "_"), False),
+    ("no token lines", "# sent_id = s", GOLD, False),
+]
+
+
+def ordinary_verdict(system_body: str, gold_body: str) -> bool:
+    """Whether the ordinary path finds nothing wrong and counts the pair by identity."""
+    system, gold = parse_block(system_body), parse_block(gold_body)
+    clean = not system.problems and not gold.problems and system.form
+    clean = clean and not any(p.refuses for p in tree_problems(system) + tree_problems(gold))
+    return bool(clean and identity_ready(gold, system) and not system.empty_lines and not gold.empty_lines)
+
+
+@pytest.mark.parametrize("name,system,gold,taken", CASES, ids=[c[0] for c in CASES])
+def test_each_case_alone(name, system, gold, taken):
+    batch = PlainBatch([system], [gold])
+    assert batch.passed == [taken]
+    if taken:
+        assert ordinary_verdict(system, gold)
+        expected = count_identical_many([(parse_block(gold), parse_block(system))])
+        assert batch.counts() == expected
+
+
+def test_all_cases_in_one_batch():
+    """Pairs turned down do not disturb the columns of the others."""
+    batch = PlainBatch([c[1] for c in CASES], [c[2] for c in CASES])
+    assert batch.passed == [c[3] for c in CASES]
+    taken = [(parse_block(c[2]), parse_block(c[1])) for c in CASES if c[3]]
+    assert batch.counts() == count_identical_many(taken)
+
+
+def test_counts_of_a_chosen_subset():
+    batch = PlainBatch([c[1] for c in CASES], [c[2] for c in CASES])
+    chosen = [c[3] and k % 2 == 0 for k, c in enumerate(CASES)]
+    taken = [(parse_block(c[2]), parse_block(c[1])) for k, c in enumerate(CASES) if chosen[k]]
+    assert batch.counts(chosen) == count_identical_many(taken)
+
+
+def result_summary(result) -> dict:
+    lists = {name: (getattr(result, name).count, sorted((r.line, [p.code for p in r.reasons]) for r in getattr(result, name).items))
+             for name in ("missing", "unparsed", "refused", "gold_refused", "unmatched", "excluded")}
+    return {"counts": result.counts.values, "lists": lists,
+            "sentences": (result.gold_sentences, result.system_sentences,
+                          result.scored_gold_sentences, result.scored_system_sentences),
+            "problems": [(p.code, p.line) for p in result.system_file_problems + result.gold_file_problems]}
+
+
+def write(path: Path, blocks: list[str]) -> Path:
+    path.write_text("".join(b + "\n\n" for b in blocks), encoding="utf-8")
+    return path
+
+
+def test_evaluate_with_and_without_bulk_on_small_files(tmp_path):
+    """Every case in one file (each with its own sent_id), plus a missing
+    gold sentence, a sentence out of order and a duplicate sent_id."""
+    gold_blocks, system_blocks = [], []
+    for k, (name, system, gold, _) in enumerate(CASES):
+        gold_blocks.append(gold.replace("sent_id = s", f"sent_id = s{k}").replace("sent_id = m", f"sent_id = m{k}"))
+        system_blocks.append(system.replace("sent_id = s", f"sent_id = s{k}").replace("sent_id = m", f"sent_id = m{k}"))
+    gold_blocks.append(GOLD.replace("sent_id = s", "sent_id = only-gold"))
+    system_blocks.insert(0, system_blocks.pop(3))
+    system_blocks.append(system_blocks[1])
+    gold_path = write(tmp_path / "gold.conllu", gold_blocks)
+    system_path = write(tmp_path / "system.conllu", system_blocks)
+    for options in (ConlluOptions(), ConlluOptions(predicted_only=True), ConlluOptions(annotated_only=True)):
+        bulk = evaluate_files(system_path, gold_path, options)
+        ordinary = evaluate_files(system_path, gold_path, options, bulk=False)
+        assert result_summary(bulk) == result_summary(ordinary)
+
+
+def blocks_of(path: Path) -> list[str]:
+    return [body for _, body in ConlluFileReader(path).blocks()]
+
+
+GENERATED = [
+    ("UD_French-GSD/fr_gsd-ud-test.conllu", ["--label-noise", "0.1", "--tok-noise", "0.1"]),
+    ("UD_Czech-FicTree/cs_fictree-ud-test.conllu", ["--label-noise", "0.05", "--conf", "--keep-empty"]),
+    ("UD_English-EWT/en_ewt-ud-test.conllu", ["--merge-sents", "0.1", "--drop", "0.1", "--unparsed", "50"]),
+]
+
+
+@pytest.mark.parametrize("name,options", GENERATED, ids=[g[0].split("/")[0] for g in GENERATED])
+def test_generated_pairs_with_and_without_bulk(name, options, tmp_path):
+    gold = shared_path("data", "ud", *name.split("/"))
+    system = mkpred(gold, tmp_path / "pred.conllu", 11, *options)
+    assert result_summary(evaluate_files(system, gold)) == result_summary(
+        evaluate_files(system, gold, bulk=False))
+    # Pair by pair, in batches: taken means clean, and counts are equal.
+    gold_by_id = {parse_block(b).sent_id: b for b in blocks_of(gold)}
+    pairs = [(b, gold_by_id[parse_block(b).sent_id]) for b in blocks_of(system)
+             if parse_block(b).sent_id in gold_by_id]
+    taken = 0
+    for start in range(0, len(pairs), 200):
+        part = pairs[start:start + 200]
+        batch = PlainBatch([s for s, _ in part], [g for _, g in part])
+        for k, (s, g) in enumerate(part):
+            if batch.passed[k]:
+                assert ordinary_verdict(s, g), s.split("\n", 1)[0]
+        expected = count_identical_many([(parse_block(g), parse_block(s))
+                                         for k, (s, g) in enumerate(part) if batch.passed[k]])
+        assert batch.counts() == expected
+        taken += sum(batch.passed)
+    assert taken > len(pairs) // 2  # the lane is used at all
