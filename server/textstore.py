@@ -16,13 +16,14 @@ converts from the client's position encoding before calling `apply_change`.
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
 
 from scorer.conllu.reader import BlockSplitter, normalize_newlines
 from scorer.problems import Problem
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Segment:
     """Lines ``first_line`` .. of the document: a block, then its blank lines."""
 
@@ -49,25 +50,45 @@ class Segment:
         return block[1:] if self.bom else block
 
 
+# Where a block starts: after a run of two or more newlines (a blank line).
+_BLOCK_START = re.compile(r"\n\n+")
+SPLITTER_CHUNK = 1 << 20
+
+
 def _segments_of(text: str, first_line: int, at_file_start: bool) -> list[Segment]:
     """Cut text into segments.  The text must end at the document's end or
     with a complete segment (a block and its blank line), so that the
-    splitter judges the ending as it would in the whole document."""
+    splitter judges the ending as it would in the whole document.
+
+    Blocks start after each run of blank lines, as `BlockSplitter` cuts
+    them; the splitter itself is fed the text a chunk at a time only for the
+    problems it reports between sentences, so that a large text is never
+    held twice more.
+    """
     splitter = BlockSplitter(first_line, at_file_start=at_file_start)
-    blocks = splitter.feed(text) + splitter.finish()
-    line_starts = [0]
-    pos = text.find("\n")
-    while pos >= 0:
-        line_starts.append(pos + 1)
-        pos = text.find("\n", pos + 1)
-    cuts = [(line_starts[line - first_line], line, True) for line, _ in blocks]
-    if not cuts or cuts[0][0] > 0:
-        cuts.insert(0, (0, first_line, False))  # blank lines before the first block
+    for start in range(0, len(text), SPLITTER_CHUNK):
+        splitter.feed(text[start:start + SPLITTER_CHUNK])
+    splitter.finish()
     bom = at_file_start and text.startswith("\ufeff")
+    lead = 1 if bom else 0
+    while lead < len(text) and text[lead] == "\n":
+        lead += 1
+    starts = [lead] if lead < len(text) else []
+    starts += [m.end() for m in _BLOCK_START.finditer(text, lead) if m.end() < len(text)]
+    cuts = [(offset, True) for offset in starts]
+    if not cuts or cuts[0][0] > 0:
+        if bom and cuts and cuts[0][0] == 1:
+            cuts[0] = (0, True)  # the byte-order mark goes with the first block
+        else:
+            cuts.insert(0, (0, False))  # blank lines before the first block
     segments = []
-    for k, (offset, line, has_block) in enumerate(cuts):
+    line = first_line
+    for k, (offset, has_block) in enumerate(cuts):
         end = cuts[k + 1][0] if k + 1 < len(cuts) else len(text)
-        segments.append(Segment(text[offset:end], line, has_block, line, bom=bom and offset == 0))
+        piece = text[offset:end]
+        segment = Segment(piece, line, has_block, line, bom=bom and offset == 0)
+        segments.append(segment)
+        line += piece.count("\n")
     firsts = [s.first_line for s in segments]
     for problem in splitter.problems:
         segments[max(0, bisect.bisect_right(firsts, problem.line) - 1)].problems.append(problem)

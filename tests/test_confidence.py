@@ -7,7 +7,7 @@ import random
 import pytest
 
 from conftest import mkpred, shared_path
-from scorer.conllu.confidence import ConfError, count_low, low_cells, parse_conf
+from scorer.conllu.confidence import ConfError, count_low, count_low_fast, count_low_many, low_cells, parse_conf
 from scorer.conllu.reader import ConlluFileReader, read_text
 
 
@@ -57,3 +57,48 @@ def test_fast_scan_equals_the_exact_parser_on_a_parser_output(tmp_path):
         assert count_low(sentence, 0.8) == (len(exact[0]), exact[1])
         cells += len(exact[0])
     assert cells > 1000
+
+
+def conf_sentence(rng: random.Random, n_words: int, conf) -> str:
+    lines = []
+    for i in range(1, n_words + 1):
+        value = conf(rng)
+        misc = "|".join(["SpaceAfter=No"] * rng.randrange(2) + ([f"Conf={value}"] if value else [])) or "_"
+        lines.append(f"{i}\tw\tw\tX\t_\t_\t{0 if i == 1 else 1}\tdep\t_\t{misc}")
+    return "\n".join(lines)
+
+
+def uniform_named(rng: random.Random) -> str | None:
+    if rng.random() < 0.1:
+        return None  # a word without Conf
+    return ",".join(f"{n}:{rng.choice(['0.12', '0.80', '0.95', '1.00'])}" for n in ("UPOS", "HEAD", "DEPREL"))
+
+
+def uniform_whole(rng: random.Random) -> str | None:
+    return None if rng.random() < 0.1 else rng.choice(["0.3", "0.8", "0.9"])
+
+
+@pytest.mark.parametrize("kind", ["named", "whole", "odd"])
+@pytest.mark.parametrize("threshold", [0.8, 0.5, 0.95])
+def test_counting_many_sentences_at_once_equals_counting_each(kind, threshold):
+    rng = random.Random(hash((kind, threshold)) & 0xFFFF)
+    conf = {"named": uniform_named, "whole": uniform_whole, "odd": random_conf}[kind]
+    sentences = [read_text(conf_sentence(rng, rng.randrange(1, 8), conf) + "\n\n").sentences[0]
+                 for _ in range(300)]
+    many = count_low_many([m for s in sentences for m in s.misc], [len(s.form) for s in sentences], threshold)
+    assert len(many) == len(sentences)
+    for sentence, low in zip(sentences, many):
+        exact, problems = low_cells(sentence, threshold)
+        if low is not None:
+            assert low == len(exact) and not problems, sentence.misc
+    if kind != "odd":
+        assert None not in many  # the bulk path was taken
+
+
+def test_misplaced_colon_is_not_counted_as_two_cells():
+    """'UPOS:0.9:XPOS,0.8' splits into the same pieces as 'UPOS:0.9,XPOS:0.8';
+    the exact parser refuses it, so the fast count must not take it."""
+    sentence = read_text("1\tw\tw\tX\t_\t_\t0\troot\t_\tConf=UPOS:0.5:XPOS,0.5\n\n").sentences[0]
+    count, problems = count_low(sentence, 0.8)
+    assert [p.code for p in problems] == [p.code for p in low_cells(sentence, 0.8)[1]] != []
+    assert count_low_fast(sentence.misc, 0.8) is None

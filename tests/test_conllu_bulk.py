@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from conftest import mkpred, shared_path
-from scorer.conllu.bulk import PlainBatch
+from scorer.conllu.bulk import PlainBatch, read_plain
 from scorer.conllu.checks import tree_problems
 from scorer.conllu.evaluate import ConlluOptions, evaluate_files
-from scorer.conllu.reader import ConlluFileReader, parse_block
+from scorer.conllu.reader import ConlluFileReader, parse_block, parse_blocks
 from scorer.conllu.score import count_identical_many, identity_ready
 
 GOLD = """# sent_id = s
@@ -171,3 +171,48 @@ def test_generated_pairs_with_and_without_bulk(name, options, tmp_path):
         assert batch.counts() == expected
         taken += sum(batch.passed)
     assert taken > len(pairs) // 2  # the lane is used at all
+
+
+def plain_verdict(body: str) -> bool:
+    """Whether the ordinary path finds nothing wrong with the sentence on its own."""
+    sentences = parse_blocks(body, 0)
+    if len(sentences) != 1:
+        return False
+    s = sentences[0]
+    return bool(s.form) and not s.problems and not s.empty_lines and not any(
+        p.refuses for p in tree_problems(s))
+
+
+def assert_plain_matches(body: str, plain) -> None:
+    s = parse_blocks(body, 0)[0]
+    assert (plain.sent_id, plain.chars, plain.words, plain.misc) == (s.sent_id, s.chars, len(s.form), s.misc)
+
+
+def test_read_plain_on_each_case():
+    bodies = [c[1] for c in CASES] + [c[2] for c in CASES] + [GOLD + "\n \n" + GOLD]
+    found = read_plain(bodies)
+    # Taken means clean (turning down a clean one is allowed: it is parsed).
+    for body, plain in zip(bodies, found):
+        if plain is not None:
+            assert plain_verdict(body), body
+            assert_plain_matches(body, plain)
+    assert all(found[k] is not None for k, case in enumerate(CASES) if case[3])
+    assert found[0] is not None and found[4] is not None  # plain, and with a multiword token
+    assert found[0].tokens != found[4].tokens
+
+
+@pytest.mark.parametrize("name,options", GENERATED, ids=[g[0].split("/")[0] for g in GENERATED])
+def test_read_plain_on_generated_files(name, options, tmp_path):
+    gold = shared_path("data", "ud", *name.split("/"))
+    system = mkpred(gold, tmp_path / "pred.conllu", 11, *options)
+    for path in (gold, system):
+        bodies = blocks_of(path)
+        plain_count = 0
+        for start in range(0, len(bodies), 200):
+            part = bodies[start:start + 200]
+            for body, plain in zip(part, read_plain(part)):
+                if plain is not None:
+                    assert plain_verdict(body), body.split("\n", 1)[0]
+                    assert_plain_matches(body, plain)
+                    plain_count += 1
+        assert plain_count > len(bodies) // 2

@@ -32,13 +32,14 @@ paths to it).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import accumulate, chain, compress, repeat
 from typing import Sequence
 
 import numpy as np
 
 from .counts import Counts
-from .reader import _DEPS_EXTENTS, _id_strings, _plain_multiword_rows
+from .reader import _DEPS_EXTENTS, _id_strings, _plain_multiword_rows, block_sent_id
 from .score import WordColumns, count_same_tokens
 from .text import has_spaces
 
@@ -58,9 +59,10 @@ def token_text(body: str) -> str | None:
     return body[pos:] if pos else body
 
 
-def split_columns(text: str, rows: int) -> list[list[str]] | None:
-    """The ten columns of ``rows`` token lines joined by newlines, or None
-    unless every line has exactly ten tab-separated columns."""
+def split_columns(text: str, rows: int, misc: bool = False) -> list[list[str]] | None:
+    """The columns of ``rows`` token lines joined by newlines (ID to DEPS,
+    and MISC if asked), or None unless every line has exactly ten
+    tab-separated columns."""
     flat = text.split("\t")
     if len(flat) != 9 * rows + 1 or text.count("\n") != rows - 1:
         return None
@@ -69,14 +71,19 @@ def split_columns(text: str, rows: int) -> list[list[str]] | None:
     junctions = flat[9:9 * rows:9]
     if rows > 1 and not all(map(str.__contains__, junctions, repeat("\n"))):
         return None
+    ids = [flat[0]]
+    miscs = []
     if rows > 1:
         merged = "\n".join(junctions).split("\n")
-        ids = [flat[0]]
         ids += merged[1::2]
-    else:
-        ids = [flat[0]]
-    return [ids, flat[1::9], flat[2::9], flat[3::9], flat[4::9], flat[5::9], flat[6::9],
-            flat[7::9], flat[8::9]]  # MISC is not needed
+        if misc:
+            miscs = merged[0::2]
+    columns = [ids, flat[1::9], flat[2::9], flat[3::9], flat[4::9], flat[5::9], flat[6::9],
+               flat[7::9], flat[8::9]]
+    if misc:
+        miscs.append(flat[-1])
+        columns.append(miscs)
+    return columns
 
 
 class PlainBatch:
@@ -277,3 +284,87 @@ def _values_ok(columns: list[list[str]], words: list[int], word_starts: list[int
 def _word_columns(columns: list) -> WordColumns:
     return WordColumns(columns[_UPOS], columns[_XPOS], columns[_LEMMA], columns[_FEATS],
                        columns[_DEPREL], columns[_HEAD], columns[_DEPS])
+
+
+# --------------------------------------------------------------------------
+# One side only: sentences that need no parsing to be judged
+# --------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class PlainSentence:
+    """A sentence that passed every check above on its own: no format
+    problem, a tree the official scorer accepts.  What the engine keeps of
+    it instead of parsing it."""
+
+    sent_id: str | None
+    chars: str    # token forms laid end to end (no spaces in them)
+    tokens: str   # ID and FORM columns: equal strings mean the same tokens
+    words: int
+    misc: list[str]
+
+
+def read_plain(bodies: Sequence[str | None]) -> list[PlainSentence | None]:
+    """Each block read as a `PlainSentence`, or None when it is not plain
+    (then parse it: `reader.parse_blocks` reports what is wrong)."""
+    out: list[PlainSentence | None] = [None] * len(bodies)
+    texts = []
+    for k, body in enumerate(bodies):
+        text = token_text(body) if body else None
+        if text is not None:
+            texts.append((k, text, text.count("\n") + 1))
+    for _ in range(2):
+        columns = split_columns("\n".join([t[1] for t in texts]), sum(t[2] for t in texts), misc=True) \
+            if texts else None
+        if columns is not None:
+            break
+        texts = [t for t in texts if split_columns(t[1], t[2]) is not None]
+    if columns is None or not texts:
+        return out
+    rows = [t[2] for t in texts]
+    row_starts = list(accumulate(rows, initial=0))
+    ids, forms = columns[0], columns[1]
+    ok = [True] * len(texts)
+    token_rows: dict[int, list[int]] = {}   # sentences with multiword ranges
+    expected = list(chain.from_iterable(map(_id_strings, rows)))
+    if ids != expected:
+        for k in range(len(texts)):
+            a, b = row_starts[k], row_starts[k + 1]
+            if ids[a:b] != expected[a:b]:
+                plain = _plain_multiword_rows(ids[a:b])
+                if plain is None:
+                    ok[k] = False
+                else:
+                    token_rows[k] = plain[1]
+    if "" in forms or has_spaces("".join(forms)):
+        for k in range(len(texts)):
+            part = forms[row_starts[k]:row_starts[k + 1]]
+            if "" in part or has_spaces("".join(part)):
+                ok[k] = False
+    word_mask = list(chain.from_iterable(map(repeat, ok, rows)))
+    if token_rows:
+        word_mask = list(map(bool.__and__, word_mask, map(str.isdecimal, ids)))
+    kept = [k for k in range(len(texts)) if ok[k]]
+    if not kept:
+        return out
+    words = [sum(map(str.isdecimal, ids[row_starts[k]:row_starts[k + 1]])) if k in token_rows else rows[k]
+             for k in kept]
+    word_columns = [list(compress(c, word_mask)) for c in columns] if not all(word_mask) else columns
+    word_starts = list(accumulate(words, initial=0))
+    fine = _values_ok(word_columns, words, word_starts).tolist()
+    misc = word_columns[9]
+    for j, k in enumerate(kept):
+        if not fine[j]:
+            continue
+        a, b = row_starts[k], row_starts[k + 1]
+        sentence_forms = forms[a:b]
+        if k in token_rows:
+            chars = "".join([sentence_forms[r] for r in token_rows[k]])
+        else:
+            chars = "".join(sentence_forms)
+        index, body = texts[k][0], bodies[texts[k][0]]
+        out[index] = PlainSentence(block_sent_id(body or ""), chars,
+                                   "\t".join(ids[a:b]) + "\n" + "\t".join(sentence_forms),
+                                   words[j], misc[word_starts[j]:word_starts[j + 1]])
+    return out
+

@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import math
 import re
+from itertools import accumulate, repeat
+from typing import Sequence
+
+import numpy as np
 
 from ..problems import Problem, Severity
 from .reader import cell_span
@@ -115,39 +119,107 @@ def count_low(sentence: Sentence, threshold: float) -> tuple[int, list[Problem]]
 
     The engine counts every sentence of a file and places only the cells it
     shows (`low_cells`), so counting must be cheap: the Conf values of the
-    whole sentence are split and compared with C-level string operations.
-    Anything unusual (a value that is not a plain list of known names and
-    numbers in [0, 1], a name given twice, ``Conf=`` inside another item)
-    goes to the exact parser instead, so the count is always the exact one.
+    whole sentence are split and compared with C-level string operations
+    (`count_low_fast`).  Anything unusual goes to the exact parser instead,
+    so the count is always the exact one.
     """
-    joined = "\n".join(sentence.misc)
+    low = count_low_fast(sentence.misc, threshold)
+    if low is None:
+        return _count_word_by_word(sentence, threshold)
+    return low, []
+
+
+def count_low_fast(misc: Sequence[str], threshold: float) -> int | None:
+    """How many cells of these MISC values are below ``threshold``, or None
+    when a value is unusual (not a plain list of known names and numbers in
+    [0, 1], a name given twice, ``Conf=`` inside another item) and needs the
+    exact parser."""
+    joined = "\n".join(misc)
     expected = joined.count("Conf=")
     if not expected:
-        return 0, []
+        return 0
     at_item_start = joined.count("|Conf=") + joined.count("\nConf=") + joined.startswith("Conf=")
     values = _CONF_VALUE.findall(joined)
     if at_item_start != expected or len(values) != expected:
-        return _count_word_by_word(sentence, threshold)
+        return None
     named = [v for v in values if ":" in v]
     numbers = [v for v in values if ":" not in v]  # whole values count for all six cells
     per_whole = len(CONF_COLUMNS)
     if named:
         flat = ",".join(named)
-        pieces = flat.replace(",", ":").split(":")
-        if len(pieces) != 2 * (flat.count(",") + 1):
-            return _count_word_by_word(sentence, threshold)
+        items = flat.split(",")
+        if list(map(str.count, items, repeat(":"))) != [1] * len(items):  # name:number each
+            return None
+        pieces = ":".join(items).split(":")
         names = pieces[0::2]
         if not set(names) <= _NAMES and not set(map(str.upper, names)) <= _NAMES:
-            return _count_word_by_word(sentence, threshold)
+            return None
         if not _no_repeated_names(named, names):
-            return _count_word_by_word(sentence, threshold)
+            return None
         whole, numbers = len(numbers), numbers + pieces[1::2]
     else:
         whole = len(numbers)
-    low = _count_below(numbers, threshold, whole, per_whole)
-    if low is None:
-        return _count_word_by_word(sentence, threshold)
-    return low, []
+    below = _below(numbers, threshold)
+    if below is None:
+        return None
+    return sum(below[:whole]) * per_whole + sum(below[whole:])
+
+
+def count_low_many(misc: Sequence[str], words: Sequence[int], threshold: float) -> list[int | None]:
+    """`count_low_fast` for each of several sentences whose MISC values are
+    laid end to end (``words`` per sentence).
+
+    A parser writes the same kind of Conf on every word: then all values
+    are compared at once and summed per sentence with numpy; otherwise each
+    sentence is counted on its own."""
+    n = len(misc)
+    joined = "\n".join(misc)
+    total = joined.count("Conf=")
+    if not total:
+        return [0] * len(words)
+    per_word_conf = list(map(str.count, misc, repeat("Conf=")))
+    if total <= n and max(per_word_conf) == 1:  # no word with two
+        values = _CONF_VALUE.findall(joined)
+        at_item_start = joined.count("|Conf=") + joined.count("\nConf=") + joined.startswith("Conf=")
+        low = _per_word_low(values, total, threshold) if at_item_start == total == len(values) else None
+        if low is not None:
+            per_word = np.zeros(n, dtype=np.int64)
+            per_word[np.array(per_word_conf, dtype=bool)] = low  # words without Conf: 0
+            starts = np.fromiter(accumulate(words, initial=0), dtype=np.int64, count=len(words) + 1)[:-1]
+            return np.add.reduceat(per_word, starts).tolist()
+    out: list[int | None] = []
+    start = 0
+    for size in words:
+        out.append(count_low_fast(misc[start:start + size], threshold))
+        start += size
+    return out
+
+
+def _per_word_low(values: list[str], n: int, threshold: float) -> np.ndarray | None:
+    """Cells below the threshold per word, when every word has one Conf value
+    of the same shape (all whole numbers, or the same names in the same order)."""
+    if ":" not in values[0]:
+        if any(":" in v for v in values):
+            return None
+        below = _below(values, threshold)
+        return None if below is None else np.array(below, dtype=np.int64) * len(CONF_COLUMNS)
+    first = [part.partition(":")[0] for part in values[0].split(",")]
+    if len(set(map(str.upper, first))) != len(first) or not (
+            set(first) <= _NAMES or set(map(str.upper, first)) <= _NAMES):
+        return None
+    flat = ",".join(values)
+    m = len(first)
+    items = flat.split(",")
+    if list(map(str.count, values, repeat(","))) != [m - 1] * n or \
+            list(map(str.count, items, repeat(":"))) != [1] * len(items):
+        return None  # not m name:number items on every word
+    pieces = ":".join(items).split(":")
+    if pieces[0::2] != first * n:
+        return None
+    below = _below(pieces[1::2], threshold)
+    if below is None:
+        return None
+    return np.array(below, dtype=np.int64).reshape(n, m).sum(axis=1)
 
 
 def _no_repeated_names(named: list[str], names: list[str]) -> bool:
@@ -166,15 +238,15 @@ def _no_repeated_names(named: list[str], names: list[str]) -> bool:
     return True
 
 
-def _count_below(numbers: list[str], threshold: float, whole: int, per_whole: int) -> int | None:
-    """How many numbers are below the threshold (the first ``whole`` of them
-    count ``per_whole`` times); None when one is not a number in [0, 1].
+def _below(numbers: list[str], threshold: float) -> list[bool] | None:
+    """Whether each number is below the threshold; None when one is not a
+    number in [0, 1].
 
     Numbers written alike ("0.98", "1.00": a digit, a point, n digits) compare
     as strings exactly as they compare as numbers, which spares a float()
     per number."""
     if not numbers:
-        return 0
+        return []
     width = len(numbers[0])
     text = "".join(numbers)
     if (width >= 3 and len(text) == width * len(numbers) and text[1::width] == "." * len(numbers)
@@ -182,16 +254,14 @@ def _count_below(numbers: list[str], threshold: float, whole: int, per_whole: in
             and max(numbers) <= "1." + "0" * (width - 2)):
         bound = f"{threshold:.{width - 2}f}"
         if 0.0 <= threshold <= 1.0 and float(bound) == threshold:
-            below = list(map(bound.__gt__, numbers))
-            return sum(below[:whole]) * per_whole + sum(below[whole:])
+            return list(map(bound.__gt__, numbers))
     try:
         values = list(map(float, numbers))
     except ValueError:
         return None
     if min(values) < 0.0 or max(values) > 1.0 or any(map(math.isnan, values)):
         return None
-    below = list(map(threshold.__gt__, values))
-    return sum(below[:whole]) * per_whole + sum(below[whole:])
+    return list(map(threshold.__gt__, values))
 
 
 def low_cells(sentence: Sentence, threshold: float

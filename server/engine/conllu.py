@@ -25,15 +25,15 @@ and dropped; gold sentences are parsed as the pairing reaches them (see
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence
 
+from scorer.conllu.bulk import PlainBatch, read_plain
 from scorer.conllu.checks import tree_problems
-from scorer.conllu.confidence import count_low, low_cells
+from scorer.conllu.confidence import count_low, count_low_many, low_cells
 from scorer.conllu.counts import Counts
 from scorer.conllu.pairing import MISSING, PAIRED, UNMATCHED, Mismatch, SentencePairer
-from scorer.conllu.reader import cell_span, parse_blocks
+from scorer.conllu.reader import cell_span, holds_one_sentence, parse_blocks
 from scorer.conllu.score import (
     DEPREL_FULL_OK, FEATS_ALL_OK, HEAD_OK, LEMMA_OK, UPOS_OK, XPOS_OK, ChunkScore,
     count_identical_each, identity_ready, one_side_counts, score_chunk,
@@ -48,7 +48,7 @@ GOLD_DIFF_CELLS = (("UPOS", UPOS_OK, 3), ("XPOS", XPOS_OK, 4), ("LEMMA", LEMMA_O
                    ("FEATS", FEATS_ALL_OK, 5), ("HEAD", HEAD_OK, 6), ("DEPREL", DEPREL_FULL_OK, 7))
 NONE: tuple = ()  # shared empty lists, so that clean sentences cost nothing
 IDENTICAL_BATCH = 256
-GOLD_WINDOW = 2048
+BULK_BATCH = 256
 
 
 @dataclass(slots=True, eq=False)
@@ -73,6 +73,9 @@ class SentenceInfo:
     # Set by the pairing: problems found against gold (relative lines).
     pair_problems: Sequence[Problem] = NONE
     position: int = -1  # where it is among its document's sentences (set by the engine's index)
+    # Plain sentences (see scorer.conllu.bulk) are not parsed to be analysed;
+    # their ID and FORM columns tell whether two have the same tokens.
+    tokens: str | None = None
 
     @property
     def first_line(self) -> int:
@@ -112,6 +115,30 @@ def analyze_segment(segment: Segment, threshold: float) -> tuple[list[SentenceIn
     return infos, sentences
 
 
+def analyze_segments(segments: Sequence[Segment], threshold: float) -> None:
+    """Analyse the segments that have no analysis for this threshold.
+
+    Plain sentences (one per block, well formed, a tree: nearly all of a
+    parser's output) are judged from their columns in bulk (`read_plain`,
+    `count_low_many`) without being parsed; the others by `analyze_segment`.
+    """
+    todo = [s for s in segments if s.analysis is None or s.analysis[0] != threshold]
+    for start in range(0, len(todo), BULK_BATCH):
+        batch = todo[start:start + BULK_BATCH]
+        blocks = [s.block for s in batch]
+        plain = read_plain([b if b and holds_one_sentence(b) else None for b in blocks])
+        found = [p for p in plain if p is not None]
+        lows = iter(count_low_many([m for p in found for m in p.misc], [p.words for p in found], threshold))
+        for segment, sentence in zip(batch, plain):
+            low = next(lows) if sentence is not None else None
+            if sentence is None or low is None:
+                segment.analysis = (threshold, analyze_segment(segment, threshold)[0])
+            else:
+                info = SentenceInfo(segment, 0, 0, sentence.sent_id, sentence.chars, sentence.words,
+                                    False, False, False, NONE, low, tokens=sentence.tokens)
+                segment.analysis = (threshold, [info])
+
+
 def low_confidence_problem(info: SentenceInfo, cell: tuple[int, int, int, str, float], line_text: str,
                            threshold: float) -> Problem:
     line, start, end, column, number = cell
@@ -127,7 +154,7 @@ def low_confidence_problem(info: SentenceInfo, cell: tuple[int, int, int, str, f
 class GoldSource:
     """The gold document's sentences for the pairing (see pairing.GoldText):
     segments are analysed when the pairing first reaches them, and parsed
-    sentences are kept only until they are counted."""
+    again only when a sentence is counted the ordinary way."""
 
     def __init__(self, segments: Sequence[Segment], threshold: float) -> None:
         self.segments = segments
@@ -136,30 +163,22 @@ class GoldSource:
         self.infos: list[SentenceInfo] = []
         self.by_id: dict[str, int] = {}
         self._by_text: dict[str, list[int]] | None = None
-        self.parsed: OrderedDict[int, Sentence] = OrderedDict()
 
     def _advance(self) -> bool:
+        """Analyse the next few segments (in bulk, see `analyze_segments`)."""
         if self.next_segment >= len(self.segments):
             return False
-        segment = self.segments[self.next_segment]
-        self.next_segment += 1
-        analysis = segment.analysis
-        if analysis is not None and analysis[0] == self.threshold:
-            infos, parsed = analysis[1], None
-        else:
-            infos, parsed = analyze_segment(segment, self.threshold)
-            segment.analysis = (self.threshold, infos)
-        for k, info in enumerate(infos):
-            position = len(self.infos)
-            self.infos.append(info)
-            if info.sent_id is not None and info.sent_id not in self.by_id:
-                self.by_id[info.sent_id] = position
-            if self._by_text is not None:
-                self._by_text.setdefault(info.chars, []).append(position)
-            if parsed is not None:
-                self.parsed[position] = parsed[k]
-                if len(self.parsed) > GOLD_WINDOW:
-                    self.parsed.popitem(last=False)
+        batch = self.segments[self.next_segment:self.next_segment + BULK_BATCH]
+        self.next_segment += len(batch)
+        analyze_segments(batch, self.threshold)
+        for segment in batch:
+            for info in segment.analysis[1]:  # type: ignore[index]
+                position = len(self.infos)
+                self.infos.append(info)
+                if info.sent_id is not None and info.sent_id not in self.by_id:
+                    self.by_id[info.sent_id] = position
+                if self._by_text is not None:
+                    self._by_text.setdefault(info.chars, []).append(position)
         return True
 
     def exists(self, index: int) -> bool:
@@ -192,8 +211,7 @@ class GoldSource:
 
     def get(self, index: int) -> Sentence:
         self.exists(index)
-        sentence = self.parsed.pop(index, None)
-        return sentence if sentence is not None else self.infos[index].parse()
+        return self.infos[index].parse()
 
 
 # --------------------------------------------------------------------------
@@ -208,7 +226,9 @@ class Unit:
     kind: str                 # PAIRED, UNMATCHED or MISSING
     gold: list[int]
     system: list[int]
-    counts: Counts
+    # None: a plain pair counted in bulk, in the pairing's ``bulk_totals``
+    # (its own counts are made when it is edited).
+    counts: Counts | None
     clean: bool = True
     key: tuple = ()           # identities of the infos it was counted from
     problems: Sequence[Sequence[Problem]] = NONE  # per system sentence
@@ -233,6 +253,7 @@ class ConlluPairing:
         self.units: list[Unit] = []
         self.unit_of: list[int] = []   # predicted position -> unit index (-1: none)
         self.totals = Counts()
+        self.bulk_totals = Counts()    # of the units whose counts are None
         self.system: list[SentenceInfo] = []
         self.gold: list[SentenceInfo] = []
         self.missing: list[int] = []   # gold positions
@@ -246,13 +267,15 @@ class ConlluPairing:
         """Pair and count everything.  ``system`` gives each predicted sentence
         in order, with its parsed form when at hand.  Units whose sentences
         are the same objects as before keep their counts."""
-        old = {unit.key: unit for unit in self.units if unit.key}
+        old = {unit.key: unit for unit in self.units if unit.key and unit.counts is not None}
+        self.bulk_totals = Counts()
         self.system = []
         self.gold = gold.infos
         self.units = []
         self.missing, self.unmatched, self.excluded = [], [], []
         pending: dict[int, Sentence] = {}   # parsed predicted sentences not counted yet
         identical: list[tuple[Unit, Sentence, Sentence]] = []
+        plain: list[tuple[Unit, SentenceInfo, SentenceInfo]] = []  # (unit, gold, system)
         held: list[tuple[list[int], list[int]]] = []  # at most one: a chunk ending unclean
         annotated = self.settings.sentences == "annotated"
         pairer = SentencePairer(gold)
@@ -268,14 +291,34 @@ class ConlluPairing:
                     unit.counts = counts
                 identical.clear()
 
+        def flush_plain() -> None:
+            # Read again from the text: keeping each sentence's columns from
+            # the analysis until now would cost more than reading them again.
+            if plain:
+                batch = PlainBatch([s.segment.block or "" for _, _, s in plain],
+                                   [g.segment.block or "" for _, g, _ in plain])
+                self.bulk_totals += batch.counts()
+                for (unit, g, s), passed in zip(plain, batch.passed):
+                    if not passed:  # cannot happen for two plain sentences with the same tokens
+                        unit.counts = score_chunk([g.parse()], [s.parse()]).counts
+                plain.clear()
+
         def count(gold_positions: list[int], system_positions: list[int], final: bool) -> None:
             key = _key([self.gold[k] for k in gold_positions], [self.system[k] for k in system_positions])
+            if len(gold_positions) == 1 and len(system_positions) == 1 and not self.settings.gold_diff:
+                g, s = self.gold[gold_positions[0]], self.system[system_positions[0]]
+                if g.tokens is not None and g.tokens == s.tokens:
+                    unit = Unit(PAIRED, gold_positions, system_positions, None, True, key)
+                    pending.pop(system_positions[0], None)
+                    plain.append((unit, g, s))
+                    if len(plain) >= BULK_BATCH:
+                        flush_plain()
+                    self._add(unit)
+                    return
             previous = old.get(key)
             if previous is not None and previous.kind == PAIRED and (previous.clean or final):
                 for k in system_positions:
                     pending.pop(k, None)
-                for k in gold_positions:
-                    gold.parsed.pop(k, None)
                 self._add(Unit(PAIRED, gold_positions, system_positions, previous.counts,
                                previous.clean, key, previous.problems))
                 return
@@ -334,8 +377,6 @@ class ConlluPairing:
                     counts = Counts()
                     if self.settings.sentences == "all":
                         counts = one_side_counts(gold.get(k), gold=True)
-                    else:
-                        gold.parsed.pop(k, None)
                     self._add(Unit(MISSING, [k], [], counts))
 
         position: dict[int, int] = {}
@@ -351,6 +392,7 @@ class ConlluPairing:
             handle(chunk)
         flush_held()
         flush_identical()
+        flush_plain()
         self._index()
 
     def _add(self, unit: Unit) -> None:
@@ -358,13 +400,14 @@ class ConlluPairing:
 
     def _index(self) -> None:
         self.unit_of = [-1] * len(self.system)
-        totals = [0] * len(self.totals.values)
+        totals = list(self.bulk_totals.values)
         for info in self.system:
             info.pair_problems = NONE
         for u, unit in enumerate(self.units):
             for k in unit.system:
                 self.unit_of[k] = u
-            totals = [a + b for a, b in zip(totals, unit.counts.values)]
+            if unit.counts is not None:
+                totals = [a + b for a, b in zip(totals, unit.counts.values)]
             for k, problems in zip(unit.system, unit.problems):
                 self.system[k].pair_problems = problems
         self.totals = Counts(totals)
@@ -383,6 +426,14 @@ class ConlluPairing:
                 return False
         fresh = dict(zip(positions, parsed))
         touched = sorted({self.unit_of[k] for k in positions if self.unit_of[k] >= 0})
+        for u in touched:
+            unit = self.units[u]
+            if unit.counts is None:
+                # Counted in bulk: count it alone, as it was, to take it out.
+                before = PlainBatch([self.system[k].segment.block or "" for k in unit.system],
+                                    [self.gold[k].segment.block or "" for k in unit.gold]).counts()
+                self.bulk_totals = self.bulk_totals - before
+                unit.counts = before
         for k, info in zip(positions, infos):
             self.system[k] = info
             info.pair_problems = NONE
@@ -427,19 +478,16 @@ class ConlluPairing:
         return per_system
 
 
-def system_stream(segments: Iterable[Segment], threshold: float
+def system_stream(segments: Sequence[Segment], threshold: float
                   ) -> Iterator[tuple[SentenceInfo, Sentence | None]]:
     """The predicted sentences in order, analysing segments that have no
-    analysis yet (and handing over their parsed sentences)."""
-    for segment in segments:
-        analysis = segment.analysis
-        if analysis is not None and analysis[0] == threshold:
-            for info in analysis[1]:
+    analysis yet, a batch at a time."""
+    for start in range(0, len(segments), BULK_BATCH):
+        batch = segments[start:start + BULK_BATCH]
+        analyze_segments(batch, threshold)
+        for segment in batch:
+            for info in segment.analysis[1]:  # type: ignore[index]
                 yield info, None
-            continue
-        infos, parsed = analyze_segment(segment, threshold)
-        segment.analysis = (threshold, infos)
-        yield from zip(infos, parsed)
 
 
 # --------------------------------------------------------------------------
