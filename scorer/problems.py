@@ -52,13 +52,17 @@ class Problem:
     def shifted(self, lines: int) -> "Problem":
         """The same problem ``lines`` further down (sentences count lines from
         their own first line; files count from the top)."""
-        if not lines:
+        return self.moved(lines, self.severity)
+
+    def moved(self, lines: int, severity: Severity) -> "Problem":
+        """`shifted`, with another severity (the editor's settings may change
+        it).  Built directly: ``dataclasses.replace`` is slow for the
+        thousands of diagnostics a large file shows."""
+        if not lines and severity == self.severity:
             return self
-        return replace(
-            self,
-            line=self.line + lines,
-            related=tuple(replace(r, line=r.line + lines) for r in self.related),
-        )
+        related = tuple(replace(r, line=r.line + lines) for r in self.related) if lines else self.related
+        return Problem(self.code, self.message, self.line + lines, self.start, self.end, severity,
+                       self.refuses, related)
 
     def location(self, path: str) -> str:
         """``path:line:col`` with 1-based numbers, as compilers print them."""

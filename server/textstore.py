@@ -102,6 +102,7 @@ class TextStore:
         text = normalize_newlines(text)
         self.segments: list[Segment] = _segments_of(text, 0, at_file_start=True)
         self._firsts = [s.first_line for s in self.segments]
+        self._lines_of: tuple[Segment, list[str]] | None = None
         self.version = getattr(self, "version", 0) + 1  # changes with every edit
 
     # --- reading --------------------------------------------------------------
@@ -120,7 +121,12 @@ class TextStore:
 
     def line(self, line: int) -> str:
         segment = self.segments[self.segment_at(line)]
-        lines = segment.text.split("\n")
+        # Callers ask for lines in order (diagnostics): keep the last
+        # segment's lines rather than splitting it again for each.
+        cached = self._lines_of
+        if cached is None or cached[0] is not segment:
+            cached = self._lines_of = (segment, segment.text.split("\n"))
+        lines = cached[1]
         offset = line - segment.first_line
         return lines[offset] if 0 <= offset < len(lines) else ""
 

@@ -76,6 +76,9 @@ class SentenceInfo:
     # Plain sentences (see scorer.conllu.bulk) are not parsed to be analysed;
     # their ID and FORM columns tell whether two have the same tokens.
     tokens: str | None = None
+    # Low-confidence diagnostics once built: (threshold, problems).  Only the
+    # sentences shown get one, and an edit makes a new info, so it is never stale.
+    shown_low: tuple | None = None
 
     @property
     def first_line(self) -> int:
@@ -88,6 +91,18 @@ class SentenceInfo:
     def low_cells(self, threshold: float) -> list[tuple[int, int, int, str, float]]:
         """(line, start, end, column, confidence) of each cell below the threshold."""
         return low_cells(self.parse(), threshold)[0] if self.low else []
+
+    def low_problems(self, threshold: float) -> list[Problem]:
+        """A ``low-confidence`` problem per cell below the threshold (relative lines), kept."""
+        if self.shown_low is None or self.shown_low[0] != threshold:
+            problems = []
+            if self.low:
+                sentence = self.parse()
+                lines = sentence.lines
+                for cell in low_cells(sentence, threshold)[0]:
+                    problems.append(low_confidence_problem(self, cell, lines[cell[0]], threshold))
+            self.shown_low = (threshold, problems)
+        return self.shown_low[1]
 
 
 def analyze_segment(segment: Segment, threshold: float) -> tuple[list[SentenceInfo], list[Sentence]]:

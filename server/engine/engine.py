@@ -19,8 +19,9 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass, field, replace
+from itertools import chain
 from operator import attrgetter
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from scorer.conllu.counts import METRICS
 from scorer.conllu.evaluate import ConlluOptions, ConlluResult, RefList, SentenceRef
@@ -32,8 +33,7 @@ from ..config import Pairing, Settings, pairing_for, severity_for
 from ..textstore import LineStore, TextStore
 from . import formats
 from .conllu import (
-    ConlluPairing, GoldSource, PairingSettings, SentenceInfo, analyze_segment, low_confidence_problem,
-    system_stream,
+    ConlluPairing, GoldSource, PairingSettings, SentenceInfo, analyze_segment, system_stream,
 )
 
 UNPARSED_CAP = 20  # more unparsed sentences than this: one summary diagnostic
@@ -354,9 +354,8 @@ class Engine:
         return shown.finish()
 
     def _conllu_problems(self, document: Document, shown: "_Shown") -> None:
-        for segment in document.store.segments:
-            for p in segment.problems:
-                shown.add(p)
+        for p in chain.from_iterable(map(attrgetter("problems"), document.store.segments)):
+            shown.add(p)
         index = document.index()
         infos = index.infos
         summarize_unparsed = index.unparsed > UNPARSED_CAP
@@ -367,18 +366,21 @@ class Engine:
                 if not (summarize_unparsed and p.code == "unparsed"):
                     shown.add(p, line)
         for info in filter(attrgetter("pair_problems"), infos):
+            problems = info.pair_problems
+            if shown.saturated(problems):  # past the cap: only counted
+                continue
             line = info.first_line
-            for p in info.pair_problems:
+            for p in problems:
                 shown.add(p, line)
         # Low-confidence cells become diagnostics only as far as they are shown.
-        threshold, store, left = self.settings.threshold, document.store, index.low
+        threshold, left = self.settings.threshold, index.low
         for info in filter(attrgetter("low"), infos):
             if not shown.wants("low-confidence"):
                 shown.count("low-confidence", left)
                 break
             line = info.first_line
-            for cell in info.low_cells(threshold):
-                shown.add(low_confidence_problem(info, cell, store.line(line + cell[0]), threshold), line)
+            for problem in info.low_problems(threshold):
+                shown.add(problem, line)
             left -= info.low
         if summarize_unparsed:
             first = unparsed[0].first_line
@@ -512,6 +514,18 @@ class _Shown:
     def wants(self, code: str) -> bool:
         return self.counts.get(code, 0) < self.cap and self._enabled(code)
 
+    def saturated(self, problems: Sequence[Problem]) -> bool:
+        """Count the problems without looking at them when every one of them
+        is past the cap already (True), else leave them to `add` (False)."""
+        counts, cap = self.counts, self.cap
+        for p in problems:
+            if counts.get(p.code, 0) < cap:
+                return False
+        for p in problems:
+            if self._severity(p.code, p.severity) is not None:
+                counts[p.code] = counts.get(p.code, 0) + 1
+        return True
+
     def count(self, code: str, n: int) -> None:
         if self._enabled(code):
             self.counts[code] = self.counts.get(code, 0) + n
@@ -523,10 +537,7 @@ class _Shown:
         n = self.counts[problem.code] = self.counts.get(problem.code, 0) + 1
         if n > self.cap:
             return
-        if line:
-            problem = problem.shifted(line)
-        if severity != problem.severity:
-            problem = replace(problem, severity=severity)
+        problem = problem.moved(line, severity)
         self.problems.append(problem)
         self.first.setdefault(problem.code, problem)
 

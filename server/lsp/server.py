@@ -30,7 +30,7 @@ from scorer import __version__
 from scorer.problems import Problem
 
 from ..engine import Engine
-from .positions import UTF16, to_client
+from .positions import UTF16, UTF32, to_client
 from .protocol import AnnoscoreProtocol
 from .worker import EngineWorker, Tasks
 
@@ -67,37 +67,48 @@ class AnnoscoreServer(LanguageServer):
 
     # --- turning problems into LSP diagnostics (runs on the engine thread) ---------
 
-    def lsp_diagnostics(self, key: str, problems: list[Problem]) -> list[types.Diagnostic]:
+    def lsp_diagnostics(self, key: str, problems: list[Problem]) -> list[dict[str, Any]]:
+        """LSP ``Diagnostic`` objects as plain JSON-ready dicts.
+
+        A large file shows a few thousand diagnostics after every edit;
+        building lsprotocol objects and unstructuring them again costs more
+        than the rescoring itself, so they are written as dicts directly.
+        """
         document = self.engine.documents.get(key)
-        lines: dict[int, str] = {}
-
-        def column(line: int, value: int) -> int:
-            if document is None:
-                return value
-            if line not in lines:
-                lines[line] = document.store.line(line)
-            return to_client(lines[line], value, self.encoding)
-
+        store = document.store if document is not None else None
+        encoding = self.encoding
         uri = self.uri_for(key)
+
+        last = [-1, ""]  # the line looked up last (a diagnostic's start and end share it)
+
+        def position(line: int, column: int) -> dict[str, int]:
+            if store is not None and column > 0 and encoding != UTF32:
+                if last[0] != line:
+                    last[0], last[1] = line, store.line(line)
+                column = to_client(last[1], column, encoding)
+            return {"line": line, "character": max(column, 0)}
+
         out = []
         for p in problems:
-            related = None
+            diagnostic: dict[str, Any] = {
+                "range": {"start": position(p.line, p.start), "end": position(p.line, p.end)},
+                "severity": int(p.severity), "code": p.code, "source": "annoscore", "message": p.message}
             if p.related:
-                related = [types.DiagnosticRelatedInformation(
-                    location=types.Location(uri=uri, range=types.Range(
-                        start=types.Position(line=r.line, character=column(r.line, r.start)),
-                        end=types.Position(line=r.line, character=column(r.line, r.end)))),
-                    message=r.message) for r in p.related]
-            out.append(types.Diagnostic(
-                range=types.Range(start=types.Position(line=p.line, character=column(p.line, p.start)),
-                                  end=types.Position(line=p.line, character=column(p.line, p.end))),
-                message=p.message,
-                severity=types.DiagnosticSeverity(int(p.severity)),
-                code=p.code,
-                source="annoscore",
-                related_information=related,
-            ))
+                diagnostic["relatedInformation"] = [
+                    {"location": {"uri": uri, "range": {"start": position(r.line, r.start),
+                                                         "end": position(r.line, r.end)}},
+                     "message": r.message} for r in p.related]
+            out.append(diagnostic)
         return out
+
+    def publish_diagnostics(self, uri: str, diagnostics: list[dict[str, Any]],
+                            version: int | None = None) -> None:
+        """``textDocument/publishDiagnostics`` with dicts from `lsp_diagnostics`
+        (on the event loop's thread)."""
+        params: dict[str, Any] = {"uri": uri, "diagnostics": diagnostics}
+        if version is not None:
+            params["version"] = version
+        self.protocol.notify_raw(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params)
 
     def score_payload(self, key: str) -> dict[str, Any] | None:
         payload = self.engine.score(key)

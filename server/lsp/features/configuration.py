@@ -127,6 +127,5 @@ class Configuration:
         for path in {config_path and str(config_path), self._published_config_file} - {None}:
             problems = [Problem("config", p.message, p.line, 0, 0, Severity.WARNING)
                         for p in self.problems if p.path == path]
-            server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-                uri=server.uri_for(path), diagnostics=server.lsp_diagnostics(path, problems)))
+            server.publish_diagnostics(server.uri_for(path), server.lsp_diagnostics(path, problems))
         self._published_config_file = next(iter(paths), None)

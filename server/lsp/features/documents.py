@@ -51,7 +51,7 @@ class DocumentSync:
             key, _ = ls.key_for(uri)
             self._scoring().cancel(key)
             await ls.worker.run(ls.engine.close, key)
-            ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+            ls.publish_diagnostics(uri, [])
 
     def _scoring(self):
         return self.server.features["Scoring"]

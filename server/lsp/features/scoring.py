@@ -100,8 +100,7 @@ class Scoring:
         diagnostics, payload, version = await ls.worker.run(self._results, key)
         if diagnostics is None:
             return
-        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=ls.uri_for(key), diagnostics=diagnostics, version=version))
+        ls.publish_diagnostics(ls.uri_for(key), diagnostics, version)
         if payload is not None:
             ls.protocol.notify(SCORE, payload)
 

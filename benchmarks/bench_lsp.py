@@ -1,0 +1,230 @@
+"""The language server end to end: first score, one-cell edits, memory.
+
+Drives ``annoscore lsp`` over stdio as an editor does (initialize, didOpen,
+didChange + didSave) and measures, in one run:
+
+- the time from opening the 1-million-word prediction of bench_conllu.py to
+  its first diagnostics and ``annoscore/score``, beside the one-shot
+  ``annoscore evaluate`` of the same pair;
+- the time from sending a one-cell edit (and the save) to the updated
+  diagnostics and score, over 30 edits of random cells (median, and the
+  ratio to the first full scoring);
+- the same edits on a 25,000-word file;
+- the server's peak resident memory (VmHWM) with the large pair open.
+
+    python benchmarks/bench_lsp.py [--workdir DIR] [--copies 5] [--edits 30]
+
+Needs ../shared (the treebank and mkpred.py) to make the pair.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_conllu import make_pair  # noqa: E402
+from measure import run_measured  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Client:
+    """Just enough of an LSP client: requests, notifications, and waiting
+    for the server's notifications."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self.next_id = 0
+        self.replies: dict[int, asyncio.Future] = {}
+        self.seen: list[tuple[float, dict]] = []  # (arrival, notification)
+        self.arrived = asyncio.Event()
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        stream = self.process.stdout
+        assert stream is not None
+        while True:
+            length = 0
+            while True:
+                line = await stream.readline()
+                if not line:
+                    return
+                if line in (b"\r\n", b"\n"):
+                    break
+                name, _, value = line.decode().partition(":")
+                if name.lower() == "content-length":
+                    length = int(value)
+            message = json.loads(await stream.readexactly(length))
+            if "id" in message and "method" not in message:
+                future = self.replies.pop(message["id"], None)
+                if future is not None:
+                    future.set_result(message.get("result"))
+            elif "id" in message:  # a request from the server: answer with nothing
+                self._send({"jsonrpc": "2.0", "id": message["id"], "result": None})
+            else:
+                self.seen.append((time.perf_counter(), message))
+                self.arrived.set()
+
+    def _send(self, message: dict) -> None:
+        body = json.dumps(message).encode()
+        assert self.process.stdin is not None
+        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    async def request(self, method: str, params: dict) -> object:
+        self.next_id += 1
+        future = asyncio.get_running_loop().create_future()
+        self.replies[self.next_id] = future
+        self._send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        return await future
+
+    def notify(self, method: str, params: dict) -> float:
+        self._send({"jsonrpc": "2.0", "method": method, "params": params})
+        return time.perf_counter()
+
+    async def wait_for(self, done, start_index: int) -> float:
+        """Wait until ``done(notifications since start_index)``; return when
+        the last one it needed arrived."""
+        while True:
+            found = done(self.seen[start_index:])
+            if found is not None:
+                return found
+            self.arrived.clear()
+            await asyncio.wait_for(self.arrived.wait(), timeout=600)
+
+
+def published(uri: str, version: int | None):
+    """A check for both the diagnostics and the score of ``uri`` at ``version``."""
+    def done(messages: list[tuple[float, dict]]) -> float | None:
+        diagnostics = score = None
+        for arrival, message in messages:
+            params = message.get("params") or {}
+            if params.get("uri") != uri or (version is not None and params.get("version") != version):
+                continue
+            if message["method"] == "textDocument/publishDiagnostics":
+                diagnostics = arrival
+            elif message["method"] == "annoscore/score":
+                score = arrival
+        return max(diagnostics, score) if diagnostics and score else None
+    return done
+
+
+def utf16_length(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def upos_edits(text: str, count: int, seed: int) -> list[tuple[int, int, int, str]]:
+    """(line, start, end, new tag) for the UPOS cell of random word lines."""
+    lines = text.split("\n")
+    words = [i for i, line in enumerate(lines) if line[:1].isdigit() and line.split("\t", 1)[0].isdigit()]
+    rng = random.Random(seed)
+    edits = []
+    for line in rng.sample(words, count):
+        cells = lines[line].split("\t")
+        start = utf16_length("\t".join(cells[:3]) + "\t")
+        edits.append((line, start, start + utf16_length(cells[3]), "X" if cells[3] != "X" else "NOUN"))
+    return edits
+
+
+async def session(workdir: Path, prediction: Path, edits: int) -> dict:
+    """Open the prediction, then make one-cell edits; times in seconds."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "server.cli", "lsp", cwd=str(workdir), stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, limit=1 << 26)
+    client = Client(process)
+    await client.request("initialize", {"processId": None, "rootUri": workdir.as_uri(), "capabilities": {
+        "general": {"positionEncodings": ["utf-16"]},
+        "textDocument": {"publishDiagnostics": {"versionSupport": True}}}})
+    client.notify("initialized", {})
+    text = prediction.read_text(encoding="utf-8")
+    uri = prediction.resolve().as_uri()
+    start_index = len(client.seen)
+    opened = client.notify("textDocument/didOpen", {"textDocument": {
+        "uri": uri, "languageId": "conllu", "version": 1, "text": text}})
+    first = await client.wait_for(published(uri, 1), start_index) - opened
+    latencies = []
+    version = 1
+    for line, start, end, tag in upos_edits(text, edits, seed=7):
+        version += 1
+        start_index = len(client.seen)
+        sent = client.notify("textDocument/didChange", {
+            "textDocument": {"uri": uri, "version": version},
+            "contentChanges": [{"range": {"start": {"line": line, "character": start},
+                                          "end": {"line": line, "character": end}}, "text": tag}]})
+        client.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
+        latencies.append(await client.wait_for(published(uri, version), start_index) - sent)
+    peak = 0
+    with open(f"/proc/{process.pid}/status") as f:
+        for status_line in f:
+            if status_line.startswith("VmHWM:"):
+                peak = int(status_line.split()[1]) * 1024
+    await client.request("shutdown", {})
+    client.notify("exit", {})
+    await process.wait()
+    client.reader.cancel()
+    return {"first": first, "edits": latencies, "peak_rss": peak}
+
+
+def small_pair(workdir: Path, gold: Path, prediction: Path, words: int) -> tuple[Path, Path]:
+    """The first sentences of the pair, up to about ``words`` gold words."""
+    out = workdir / "small"
+    out.mkdir(exist_ok=True)
+    gold_blocks = gold.read_text(encoding="utf-8").split("\n\n")
+    total, kept, ids = 0, [], set()
+    for block in gold_blocks:
+        if total >= words:
+            break
+        kept.append(block)
+        total += sum(1 for line in block.split("\n") if line[:1].isdigit() and line.split("\t", 1)[0].isdigit())
+        ids.update(line for line in block.split("\n") if line.startswith("# sent_id = "))
+    (out / "gold.conllu").write_text("\n\n".join(kept) + "\n\n", encoding="utf-8")
+    predicted = [b for b in prediction.read_text(encoding="utf-8").split("\n\n")
+                 if any(line in ids for line in b.split("\n") if line.startswith("# sent_id = "))]
+    (out / "pred.conllu").write_text("\n\n".join(predicted) + "\n\n", encoding="utf-8")
+    (out / "annoscore.toml").write_text('[[pair]]\nfiles = "pred.conllu"\ngold = "gold.conllu"\n')
+    return out / "gold.conllu", out / "pred.conllu"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--workdir", help="keep the generated pair here (reused when present)")
+    parser.add_argument("--copies", type=int, default=5)
+    parser.add_argument("--edits", type=int, default=30)
+    args = parser.parse_args()
+    workdir = Path(args.workdir or tempfile.mkdtemp(prefix="annoscore-bench-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    gold, prediction = make_pair(workdir, args.copies)
+    (workdir / "annoscore.toml").write_text('[[pair]]\nfiles = "pred.conllu"\ngold = "gold.conllu"\n')
+
+    evaluate = run_measured([sys.executable, "-m", "server.cli", "evaluate", str(prediction), str(gold),
+                             "--json"])
+    if evaluate.returncode != 0:
+        print(evaluate.stderr, file=sys.stderr)
+        return 1
+    large = asyncio.run(session(workdir, prediction, args.edits))
+    median = statistics.median(large["edits"])
+    print(f"large pair ({prediction.stat().st_size >> 20} MB prediction):")
+    print(f"  one-shot evaluate:             {evaluate.seconds:7.2f} s")
+    print(f"  server, first diagnostics+score: {large['first']:7.2f} s "
+          f"({large['first'] / evaluate.seconds:.2f}x the one-shot evaluate)")
+    print(f"  one-cell edit, median of {len(large['edits'])}:  {1000 * median:7.1f} ms "
+          f"(max {1000 * max(large['edits']):.1f} ms; {large['first'] / median:.0f}x faster than the first scoring)")
+    print(f"  server peak memory:            {large['peak_rss'] / 2**20:7.0f} MB")
+
+    small_gold, small_prediction = small_pair(workdir, gold, prediction, 25_000)
+    small = asyncio.run(session(small_gold.parent, small_prediction, args.edits))
+    print("25,000-word file:")
+    print(f"  first diagnostics+score:       {1000 * small['first']:7.1f} ms")
+    print(f"  one-cell edit, median of {len(small['edits'])}:  {1000 * statistics.median(small['edits']):7.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
