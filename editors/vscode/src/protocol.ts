@@ -1,6 +1,6 @@
 // The wire contract with the annoscore language server (`annoscore lsp`):
 // custom method names and payload shapes. Plain TypeScript, no vscode import,
-// so the unit tests and the (future) wire-contract tests share it.
+// so the unit tests and the wire-contract tests (test/contract) share it.
 
 export const SCORE_NOTIFICATION = 'annoscore/score';
 export const SCORE_REQUEST = 'annoscore/score';
@@ -33,6 +33,12 @@ export interface ScorePayload {
   /** Empty when there is no gold. Proportions in [0, 1]. */
   metrics: Record<string, MetricValue>;
   counts: ScoreCounts;
+  /**
+   * The version of the document the score was computed from (null when it is
+   * not open in the editor). Not read by the extension yet; the wire-contract
+   * tests use it to tell a rescored payload from an older one.
+   */
+  version?: number | null;
 }
 
 export interface ScoreParams {

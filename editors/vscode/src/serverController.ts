@@ -48,6 +48,8 @@ export function readRawSettings(): RawSettings {
     run: config.get('run'),
     severities: config.get('severities'),
     goldDiff: config.get('goldDiff'),
+    sentences: config.get('sentences'),
+    maxDiagnostics: config.get('maxDiagnostics'),
     files: { segmentation: config.get('files.segmentation'), labels: config.get('files.labels') },
     server: { command: config.get('server.command') },
   };

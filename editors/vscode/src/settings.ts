@@ -9,6 +9,14 @@ export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'information
 export type RunMode = 'onSave' | 'onType';
 export const RUN_MODES: readonly RunMode[] = ['onSave', 'onType'];
 
+/**
+ * Which sentences the score counts: "all" (gold sentences missing from the
+ * prediction count against recall), "predicted" (they are left out),
+ * "annotated" (sentences not parsed yet are left out too).
+ */
+export type SentenceMode = 'all' | 'predicted' | 'annotated';
+export const SENTENCE_MODES: readonly SentenceMode[] = ['all', 'predicted', 'annotated'];
+
 /** Stable diagnostic codes of the server; reader problems are `format-…`. */
 export const DIAGNOSTIC_CODES: readonly string[] = [
   'unparsed', 'missing-head', 'cycle', 'multiple-roots', 'no-root', 'head-out-of-range',
@@ -27,6 +35,9 @@ export interface AnnoscoreSettings {
   run: RunMode;
   severities: Record<string, Severity>;
   goldDiff: boolean;
+  sentences: SentenceMode;
+  /** Diagnostics shown per code and document before one summary; a whole number ≥ 1. */
+  maxDiagnostics: number;
   files: { segmentation: string[]; labels: string[] };
   server: { command: string[] };
 }
@@ -36,6 +47,8 @@ export const DEFAULT_SETTINGS: AnnoscoreSettings = {
   run: 'onSave',
   severities: {},
   goldDiff: false,
+  sentences: 'all',
+  maxDiagnostics: 1000,
   files: { segmentation: [], labels: [] },
   server: { command: [] },
 };
@@ -46,6 +59,8 @@ export interface RawSettings {
   run?: unknown;
   severities?: unknown;
   goldDiff?: unknown;
+  sentences?: unknown;
+  maxDiagnostics?: unknown;
   files?: { segmentation?: unknown; labels?: unknown };
   server?: { command?: unknown };
 }
@@ -115,12 +130,35 @@ export function normalizeSettings(raw: RawSettings): NormalizedSettings {
     }
   }
 
+  let sentences = DEFAULT_SETTINGS.sentences;
+  if (raw.sentences !== undefined) {
+    if (SENTENCE_MODES.includes(raw.sentences as SentenceMode)) {
+      sentences = raw.sentences as SentenceMode;
+    } else {
+      report('sentences', `must be one of ${SENTENCE_MODES.map((m) => `"${m}"`).join(', ')}, ` +
+        `not ${JSON.stringify(raw.sentences)}; using "${sentences}"`);
+    }
+  }
+
+  let maxDiagnostics = DEFAULT_SETTINGS.maxDiagnostics;
+  if (raw.maxDiagnostics !== undefined) {
+    if (typeof raw.maxDiagnostics === 'number' && Number.isSafeInteger(raw.maxDiagnostics) && raw.maxDiagnostics >= 1) {
+      maxDiagnostics = raw.maxDiagnostics;
+    } else {
+      report('maxDiagnostics', `must be a whole number of at least 1, not ${JSON.stringify(raw.maxDiagnostics)}; ` +
+        `using ${maxDiagnostics}`);
+    }
+  }
+
   const segmentation = stringList(raw.files?.segmentation, 'files.segmentation', report);
   const labels = stringList(raw.files?.labels, 'files.labels', report);
   const command = stringList(raw.server?.command, 'server.command', report);
 
   return {
-    settings: { threshold, run, severities, goldDiff, files: { segmentation, labels }, server: { command } },
+    settings: {
+      threshold, run, severities, goldDiff, sentences, maxDiagnostics,
+      files: { segmentation, labels }, server: { command },
+    },
     problems,
   };
 }

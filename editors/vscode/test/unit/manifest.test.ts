@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { DEFAULT_SETTINGS, DIAGNOSTIC_CODES, RESTART_SETTINGS, RUN_MODES, SEVERITIES } from '../../src/settings';
+import { DEFAULT_SETTINGS, DIAGNOSTIC_CODES, RESTART_SETTINGS, RUN_MODES, SENTENCE_MODES, SEVERITIES } from '../../src/settings';
 import { RESCORE_COMMAND } from '../../src/protocol';
 import { PACKAGE_ROOT } from '../support/paths';
 
@@ -16,6 +16,7 @@ interface SettingSchema {
   description?: string;
   markdownDescription?: string;
   enum?: string[];
+  enumDescriptions?: string[];
   minimum?: number;
   maximum?: number;
   properties?: Record<string, { enum?: string[] }>;
@@ -52,6 +53,17 @@ describe('package.json settings', () => {
     assert.equal(settings['annoscore.threshold']!.minimum, 0);
     assert.equal(settings['annoscore.threshold']!.maximum, 1);
     assert.deepEqual(settings['annoscore.run']!.enum, [...RUN_MODES]);
+  });
+
+  it('offers the sentence modes with a description each, and maxDiagnostics as an integer of at least 1', () => {
+    const sentences = settings['annoscore.sentences']!;
+    assert.equal(sentences.type, 'string');
+    assert.deepEqual(sentences.enum, [...SENTENCE_MODES]);
+    assert.equal(sentences.enumDescriptions?.length, SENTENCE_MODES.length);
+    assert.ok(sentences.enumDescriptions!.every((d) => d.length > 20));
+    const maxDiagnostics = settings['annoscore.maxDiagnostics']!;
+    assert.equal(maxDiagnostics.type, 'integer');
+    assert.equal(maxDiagnostics.minimum, 1);
   });
 
   it('lists every diagnostic code under severities, and format- codes by pattern', () => {

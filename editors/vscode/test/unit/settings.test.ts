@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_SETTINGS, isClientSetting, isDiagnosticCode, normalizeSettings } from '../../src/settings';
+import { DEFAULT_SETTINGS, isClientSetting, isDiagnosticCode, normalizeSettings, SENTENCE_MODES } from '../../src/settings';
 
 describe('settings normalization', () => {
   it('gives the defaults when nothing is set', () => {
@@ -8,6 +8,8 @@ describe('settings normalization', () => {
     assert.equal(DEFAULT_SETTINGS.threshold, 0.8);
     assert.equal(DEFAULT_SETTINGS.run, 'onSave');
     assert.equal(DEFAULT_SETTINGS.goldDiff, false);
+    assert.equal(DEFAULT_SETTINGS.sentences, 'all');
+    assert.equal(DEFAULT_SETTINGS.maxDiagnostics, 1000);
   });
 
   it('keeps valid values', () => {
@@ -16,6 +18,8 @@ describe('settings normalization', () => {
       run: 'onType',
       severities: { 'low-confidence': 'hint', 'format-columns': 'off' },
       goldDiff: true,
+      sentences: 'annotated',
+      maxDiagnostics: 50,
       files: { segmentation: ['seg/*.txt'], labels: ['**/*.labels.tsv'] },
       server: { command: ['/venv/bin/annoscore', 'lsp'] },
     });
@@ -25,6 +29,8 @@ describe('settings normalization', () => {
       run: 'onType',
       severities: { 'low-confidence': 'hint', 'format-columns': 'off' },
       goldDiff: true,
+      sentences: 'annotated',
+      maxDiagnostics: 50,
       files: { segmentation: ['seg/*.txt'], labels: ['**/*.labels.tsv'] },
       server: { command: ['/venv/bin/annoscore', 'lsp'] },
     });
@@ -47,6 +53,43 @@ describe('settings normalization', () => {
     assert.equal(settings.goldDiff, false);
     assert.deepEqual(problems.map((p) => p.setting), ['annoscore.run', 'annoscore.goldDiff']);
     assert.match(problems[0]!.message, /"onSave" or "onType"/);
+  });
+
+  it('keeps each sentence mode and replaces anything else by "all", saying so', () => {
+    for (const mode of SENTENCE_MODES) {
+      assert.deepEqual(normalizeSettings({ sentences: mode }), {
+        settings: { ...DEFAULT_SETTINGS, sentences: mode },
+        problems: [],
+      });
+    }
+    for (const bad of ['All', 'predicted-only', '', true, 1, null, ['all']]) {
+      const { settings, problems } = normalizeSettings({ sentences: bad });
+      assert.equal(settings.sentences, 'all', JSON.stringify(bad));
+      assert.deepEqual(problems.map((p) => p.setting), ['annoscore.sentences'], JSON.stringify(bad));
+      assert.match(problems[0]!.message, /"all", "predicted", "annotated"/);
+      assert.match(problems[0]!.message, /using "all"$/);
+    }
+  });
+
+  it('takes maxDiagnostics as a whole number of at least 1, else uses 1000, saying so', () => {
+    for (const good of [1, 7, 1000, 250000]) {
+      const { settings, problems } = normalizeSettings({ maxDiagnostics: good });
+      assert.equal(settings.maxDiagnostics, good);
+      assert.deepEqual(problems, []);
+    }
+    for (const bad of [0, -5, 2.5, Number.NaN, Number.POSITIVE_INFINITY, '100', true, null, [10]]) {
+      const { settings, problems } = normalizeSettings({ maxDiagnostics: bad });
+      assert.equal(settings.maxDiagnostics, 1000, String(bad));
+      assert.deepEqual(problems.map((p) => p.setting), ['annoscore.maxDiagnostics'], String(bad));
+      assert.match(problems[0]!.message, /whole number of at least 1/);
+      assert.match(problems[0]!.message, /using 1000$/);
+    }
+  });
+
+  it('keeps the good settings when others are bad', () => {
+    const { settings, problems } = normalizeSettings({ sentences: 'predicted', maxDiagnostics: 0, run: 'onType' });
+    assert.deepEqual(settings, { ...DEFAULT_SETTINGS, sentences: 'predicted', run: 'onType' });
+    assert.deepEqual(problems.map((p) => p.setting), ['annoscore.maxDiagnostics']);
   });
 
   it('drops unknown codes and bad severities but keeps the good entries', () => {
@@ -87,5 +130,8 @@ describe('diagnostic codes and setting ownership', () => {
     assert.ok(isClientSetting('annoscore.server.command'));
     assert.ok(isClientSetting('annoscore.files.labels'));
     assert.equal(isClientSetting('annoscore.threshold'), false);
+    // The server pulls these itself: a change needs no restart.
+    assert.equal(isClientSetting('annoscore.sentences'), false);
+    assert.equal(isClientSetting('annoscore.maxDiagnostics'), false);
   });
 });
