@@ -220,9 +220,8 @@ def block_sent_id(body: str) -> str | None:
     pos = 0
     while body.startswith("#", pos):
         nl = body.find("\n", pos)
-        comment = body[pos:] if nl < 0 else body[pos:nl]
-        if comment.startswith(("# sent_id", "#sent_id")):
-            key, sep, value = comment[1:].partition("=")
+        if body.startswith(("# sent_id", "#sent_id"), pos):  # only these lines are cut out
+            key, sep, value = (body[pos + 1:] if nl < 0 else body[pos + 1:nl]).partition("=")
             if sep and key.strip() == "sent_id":
                 sent_id = value.strip()
         if nl < 0:

@@ -44,7 +44,7 @@ from .align import Alignment, WordSpans, align_words, spans_correct
 from .counts import Counts
 from .labels import ALL_FEATS, BASE_DEPREL, CONTENT_DEPRELS, CONTENT_OF, DEPS, FUNCTIONAL_DEPRELS, UFEATS
 from .sentence import Sentence
-from .text import strip_spaces
+from .text import has_spaces, strip_spaces
 
 # What an aligned word got right (bits of WordOutcome.mask).
 UPOS_OK = 1 << 0
@@ -491,29 +491,40 @@ class _Side:
             base = len(self.head)
             n = len(sentence.form)
             self.sentence_start.append(offset)
-            for token_form, first, last, is_mwt in sentence.token_forms():
-                token_start.append(offset)
-                offset += len(token_form)
-                token_end.append(offset)
-                for i in range(first, last):
-                    start.append(token_start[-1])
-                    end.append(offset)
-                    multiword.append(is_mwt)
-                    # The official scorer compares multiword members by their
-                    # FORM as written, other words with spaces removed.
-                    form.append((sentence.form[i] if is_mwt else token_form).lower())
+            if not sentence.mwts:
+                # Every word is a token: spans from the running sum of lengths.
+                forms = sentence.form
+                if has_spaces("".join(forms)):
+                    forms = list(map(strip_spaces, forms))
+                ends = list(accumulate(map(len, forms), initial=offset))
+                token_start += ends[:-1]
+                token_end += ends[1:]
+                start += ends[:-1]
+                end += ends[1:]
+                multiword += repeat(False, n)
+                form += map(str.lower, forms)
+                offset = ends[-1]
+            else:
+                for token_form, first, last, is_mwt in sentence.token_forms():
+                    token_start.append(offset)
+                    offset += len(token_form)
+                    token_end.append(offset)
+                    for i in range(first, last):
+                        start.append(token_start[-1])
+                        end.append(offset)
+                        multiword.append(is_mwt)
+                        # The official scorer compares multiword members by their
+                        # FORM as written, other words with spaces removed.
+                        form.append((sentence.form[i] if is_mwt else token_form).lower())
             self.sentence_end.append(offset)
-            self.where.extend((k, i) for i in range(n))
+            self.where += zip(repeat(k, n), range(n))
             self.upos += sentence.upos
             self.xpos += sentence.xpos
             self.feats += sentence.feats
             self.lemma += sentence.lemma
             self.deprel += sentence.deprel
-            for h in sentence.heads:
-                if h is None or h > n:
-                    self.head.append(no_head)
-                else:
-                    self.head.append(base + h - 1 if h else ROOT)
+            self.head += [no_head if h is None or h > n else (base + h - 1 if h else ROOT)
+                          for h in sentence.heads]
             for deps in sentence.deps:
                 edges = []
                 for h, path in DEPS[deps][0]:
