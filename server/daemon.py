@@ -14,8 +14,10 @@ from typing import Any, Iterable
 from scorer.problems import Problem
 
 from .config import Settings, load_project, pairing_for
-from .engine import Engine
-from .engine.engine import read_disk_text
+
+# The engine is imported when a workspace is made, not with this module:
+# every command's parser imports the command modules, and `annoscore
+# evaluate` should not pay for the engine at start-up.
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,8 @@ class DiskWorkspace:
     def __init__(self, root: str, settings: Settings | None = None) -> None:
         self.root = os.path.abspath(root)
         base, self.config_problems = load_project(self.root, settings)
+        from .engine import Engine
+
         self.engine = Engine(self.root, base)
         self.gold_override: str | None = None
 
@@ -56,7 +60,7 @@ class DiskWorkspace:
     def add(self, path: str) -> bool:
         """Track a file; False when it is not a file annoscore reads."""
         path = os.path.abspath(path)
-        text = read_disk_text(path)
+        text = _read_disk_text(path)
         if text is None:
             return False
         document = self.engine.open(path, path, text)
@@ -87,7 +91,7 @@ class DiskWorkspace:
             path = os.path.abspath(path)
             document = self.engine.documents.get(path)
             if document is not None and document.in_editor:
-                text = read_disk_text(path)
+                text = _read_disk_text(path)
                 if text is None:
                     del self.engine.documents[path]
                     continue
@@ -139,3 +143,9 @@ def score_line(score: dict[str, Any] | None) -> str:
                                                       ("missing", "missing"), ("mismatched", "mismatched"))
              if counts.get(k)]
     return " ".join(parts) + (" | " + ", ".join(extra) if extra else "")
+
+
+def _read_disk_text(path: str) -> str | None:
+    from .engine.engine import read_disk_text
+
+    return read_disk_text(path)
