@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import mkpred, official_counts, shared_path
+from conftest import SHARED, mkpred, official_counts, shared_path
 from scorer.conllu.counts import METRICS
 from scorer.conllu.evaluate import ConlluOptions, evaluate_files
 from scorer.conllu.reader import read_file
@@ -92,7 +92,7 @@ def test_conll2018_published_f1(system, gold):
 
 
 def treebanks() -> list[Path]:
-    folder = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "ud"
+    folder = SHARED / "data" / "ud"
     files = sorted(p for p in folder.glob("*/*.conllu") if "train" not in p.name)
     return files or [Path("missing-shared-data")]
 
