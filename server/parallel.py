@@ -82,13 +82,17 @@ def _find_all(f, marker: bytes, start: int) -> list[int]:
     return found
 
 
-def _lines_before(f, offset: int) -> int:
+def _lines_before(f, offset: int) -> int | None:
+    """Lines before ``offset``, or None when a carriage return is there (the
+    reader counts those as line ends too; such files are scored in one process)."""
     f.seek(0)
     count, left = 0, offset
     while left > 0:
         chunk = f.read(min(SCAN, left))
         if not chunk:
             break
+        if b"\r" in chunk:
+            return None
         count += chunk.count(b"\n")
         left -= len(chunk)
     return count
@@ -103,14 +107,6 @@ def _block_start_before(f, offset: int) -> int | None:
     return None if pos < 0 else start + pos + 2
 
 
-def _has_carriage_returns(f) -> bool:
-    f.seek(0)
-    while chunk := f.read(SCAN):
-        if b"\r" in chunk:
-            return True
-    return False
-
-
 def find_cuts(system_path: str, gold_path: str, parts: int) -> list[Cut] | None:
     """Byte offsets (and line numbers) where both files can be cut, or None.
 
@@ -120,8 +116,6 @@ def find_cuts(system_path: str, gold_path: str, parts: int) -> list[Cut] | None:
     """
     with open(system_path, "rb") as system, open(gold_path, "rb") as gold:
         gold_size = os.fstat(gold.fileno()).st_size
-        if _has_carriage_returns(system) or _has_carriage_returns(gold):
-            return None  # line numbers with CR need the reader's own count
         cuts: list[Cut] = []
         previous_gold = previous_system = 0
         for k in range(1, parts):
@@ -139,8 +133,10 @@ def find_cuts(system_path: str, gold_path: str, parts: int) -> list[Cut] | None:
             system_start = _block_start_before(system, places[0] + 1)
             if system_start is None or system_start <= previous_system:
                 return None
-            cuts.append((system_start, _lines_before(system, system_start),
-                         gold_start, _lines_before(gold, gold_start)))
+            system_line, gold_line = _lines_before(system, system_start), _lines_before(gold, gold_start)
+            if system_line is None or gold_line is None:
+                return None  # line numbers with CR need the reader's own count
+            cuts.append((system_start, system_line, gold_start, gold_line))
             previous_gold, previous_system = gold_start, system_start
         return cuts
 

@@ -80,3 +80,25 @@ def test_cli_jobs_gives_the_same_json(pair, capsys, monkeypatch):
     two = json.loads(capsys.readouterr().out)
     assert len(calls) == 1 and calls[0] is not None  # only --jobs 2 went to the parallel path
     assert one == two
+
+
+def test_carriage_returns_in_the_second_part_keep_line_numbers(pair, tmp_path):
+    """CRLF after the cut: the parts are still exact (problems keep their lines);
+    a carriage return before a cut makes the scorer decline."""
+    system_text = open(pair[0], "rb").read()
+    cut = find_cuts(*pair, 2)[0][0]
+    # A broken HEAD after the cut, in a part written with CRLF line ends.
+    later = system_text.index(b"\n\n", cut) + 2  # the cut's own sentence keeps LF (the cut is found by it)
+    head, tail = system_text[:later], system_text[later:].replace(b"\n", b"\r\n")
+    tail = tail.replace(b"\t0\troot\t", b"\t-3\troot\t", 1)
+    crlf_after = tmp_path / "after.conllu"
+    crlf_after.write_bytes(head + tail)
+    parallel = evaluate_in_parallel(str(crlf_after), pair[1], ConlluOptions(), 2, min_bytes=0)
+    single = evaluate_files(str(crlf_after), pair[1])
+    assert parallel is not None
+    assert summary(parallel) == summary(single)
+    assert [(p.code, p.line) for r in parallel.refused.items for p in r.reasons] == [
+        (p.code, p.line) for r in single.refused.items for p in r.reasons]
+    crlf_before = tmp_path / "before.conllu"
+    crlf_before.write_bytes(system_text[:cut].replace(b"\n", b"\r\n") + system_text[cut:])
+    assert find_cuts(str(crlf_before), pair[1], 2) is None
