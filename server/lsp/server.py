@@ -172,5 +172,9 @@ def main() -> int:
         # watched folder would feed itself).
         logging.getLogger("pygls").setLevel(logging.WARNING)
         logging.getLogger("watchfiles").setLevel(logging.WARNING)
+    # Work moves between the event loop, pygls's reader thread and the engine
+    # thread several times per edit; a shorter switch interval than Python's
+    # 5 ms lets each handover happen sooner (a few ms less per edit).
+    sys.setswitchinterval(0.001)
     create_server().start_io()
     return 0
