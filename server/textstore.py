@@ -55,7 +55,7 @@ _BLOCK_START = re.compile(r"\n\n+")
 SPLITTER_CHUNK = 1 << 20
 
 
-def _segments_of(text: str, first_line: int, at_file_start: bool) -> list[Segment]:
+def segments_of(text: str, first_line: int, at_file_start: bool) -> list[Segment]:
     """Cut text into segments.  The text must end at the document's end or
     with a complete segment (a block and its blank line), so that the
     splitter judges the ending as it would in the whole document.
@@ -100,7 +100,7 @@ class TextStore:
 
     def __init__(self, text: str) -> None:
         text = normalize_newlines(text)
-        self.segments: list[Segment] = _segments_of(text, 0, at_file_start=True)
+        self.segments: list[Segment] = segments_of(text, 0, at_file_start=True)
         self._firsts = [s.first_line for s in self.segments]
         self._lines_of: tuple[Segment, list[str]] | None = None
         self.version = getattr(self, "version", 0) + 1  # changes with every edit
@@ -157,7 +157,7 @@ class TextStore:
             last += 1
             local += self.segments[last].text
             at_end = last == len(self.segments) - 1
-        replacement = _segments_of(local, base_line, at_file_start=first == 0)
+        replacement = segments_of(local, base_line, at_file_start=first == 0)
         removed = self.segments[first:last + 1]
         old_lines = sum(s.n_lines for s in removed)
         self.segments[first:last + 1] = replacement

@@ -256,7 +256,7 @@ class PairingSettings:
     gold_diff: bool = False
 
 
-def _key(gold: Sequence[SentenceInfo], system: Sequence[SentenceInfo]) -> tuple:
+def unit_key(gold: Sequence[SentenceInfo], system: Sequence[SentenceInfo]) -> tuple:
     return tuple(map(id, gold)) + ("|",) + tuple(map(id, system))
 
 
@@ -275,6 +275,7 @@ class ConlluPairing:
         self.unmatched: list[int] = []
         self.excluded: list[int] = []
         self.gold_state: tuple = ()    # which gold text the pairing was made with (set by the engine)
+        self.ended_unclean = False
 
     # --- the whole thing ----------------------------------------------------------
 
@@ -319,7 +320,7 @@ class ConlluPairing:
                 plain.clear()
 
         def count(gold_positions: list[int], system_positions: list[int], final: bool) -> None:
-            key = _key([self.gold[k] for k in gold_positions], [self.system[k] for k in system_positions])
+            key = unit_key([self.gold[k] for k in gold_positions], [self.system[k] for k in system_positions])
             if len(gold_positions) == 1 and len(system_positions) == 1 and not self.settings.gold_diff:
                 g, s = self.gold[gold_positions[0]], self.system[system_positions[0]]
                 if g.tokens is not None and g.tokens == s.tokens:
@@ -405,6 +406,9 @@ class ConlluPairing:
                 handle(chunk)
         for chunk in pairer.finish():
             handle(chunk)
+        # Whether the last chunk would have been joined with what came next
+        # (see server.engine.parts: the first part of a file must end clean).
+        self.ended_unclean = bool(held)
         flush_held()
         flush_identical()
         flush_plain()
@@ -469,7 +473,7 @@ class ConlluPairing:
                 problems = self._pair_problems(golds, systems, scored)
             self.totals = self.totals - unit.counts + counts
             unit.counts, unit.clean, unit.problems = counts, clean, problems
-            unit.key = _key([self.gold[k] for k in unit.gold], [self.system[k] for k in unit.system])
+            unit.key = unit_key([self.gold[k] for k in unit.gold], [self.system[k] for k in unit.system])
             for k, sentence_problems in zip(unit.system, problems):
                 self.system[k].pair_problems = sentence_problems
         return True

@@ -11,7 +11,8 @@ by their path (or the URI, for unsaved buffers).
 
 Work happens in `rescore`: analyse the segments that changed, pair with gold
 and count (reusing what did not change), then `diagnostics` and `score` read
-the results.
+the results.  A large document's first pass runs in two processes
+(`server.engine.parts`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ from . import formats
 from .conllu import (
     ConlluPairing, GoldSource, PairingSettings, SentenceInfo, analyze_segment, system_stream,
 )
+from . import parts
+from .parts import rescore_in_two
 
 UNPARSED_CAP = 20  # more unparsed sentences than this: one summary diagnostic
 INCREMENTAL_LIMIT = 64  # more new sentences than this: pair everything again
@@ -150,6 +153,9 @@ class Engine:
             return document
         document = Document(key, path, _store(pairing.format, text), pairing, version, in_editor=True)
         document.binary = "\x00" in text
+        if pairing.gold is not None and isinstance(document.store, TextStore) \
+                and len(document.store.segments) >= parts.MIN_SENTENCES:
+            parts.prepare()  # its first scoring will want a second process
         self.documents[key] = document
         return document
 
@@ -287,10 +293,17 @@ class Engine:
                                        [i for c in changes for i in c[1]],
                                        [s for c in changes for s in c[2]]))
         if not in_place:
+            # Units of the old pairing are reused only when gold is the same
+            # and the sentences were edited here and there; otherwise it is
+            # a first pass, which a large file makes in two processes.
+            reusable = pairing is not None and pairing.units and changes is not None \
+                and pairing.gold_state == gold_state
             if pairing is None or pairing.settings != settings:
                 pairing = document.conllu = ConlluPairing(settings)
-            pairing.rescore(system_stream(document.store.segments, threshold),
-                            GoldSource(gold.store.segments, threshold))
+            if reusable or not rescore_in_two(pairing, document.store.segments, gold.store.segments,
+                                              threshold, self.log):
+                pairing.rescore(system_stream(document.store.segments, threshold),
+                                GoldSource(gold.store.segments, threshold))
             pairing.gold_state = gold_state
             if changes is None:
                 document._index = None  # positions are made again when needed

@@ -1,0 +1,339 @@
+"""The first scoring of a large CoNLL-U document, in two processes.
+
+Opening a million-word prediction beside its gold means analysing every
+sentence of both files, pairing them and counting everything once; later
+edits only redo what they touch (see `server.engine.conllu`).  That first
+pass is the one moment the engine does the work of a whole file, so it is
+split the way `server.parallel` splits ``annoscore evaluate``:
+
+1. Both documents are cut before one sentence that both hold under the same
+   ``sent_id`` (found once in each), near the middle of the prediction.
+2. A second process takes the text after the cut (prediction and gold) and
+   does there exactly what `ConlluPairing.rescore` does on a whole document:
+   analyse, pair, count.  It sends back, per segment, the fields of its
+   `SentenceInfo`s, and its units, as plain tuples.  Meanwhile this process
+   does the same with the text before the cut.
+3. The two halves are joined: the second half's infos are rebuilt on this
+   process's own segments and its units shifted past the first half's
+   sentences, so that the result is the object a single pass would have made,
+   and edits carry on incrementally as usual.
+
+The join gives exactly the single-pass result only when nothing crosses the
+cut: every predicted sentence of each half paired with gold of the same half,
+no gold sentence missing, the first half not ending in an alignment left
+open, and no gold ``sent_id`` in both halves (the conditions of
+`server.parallel`).  When any of this fails, or the second process fails, the
+document is paired and counted again in one pass — reusing the analyses both
+halves made, so that this costs only the pairing.  So the split can only be
+faster, never different; the tests hold it to the single pass.
+
+The second process comes from a *forkserver* (a clean process started once,
+with the engine imported): forking the language server itself, which runs
+several threads, could leave a lock held in the child.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+import traceback
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from scorer.conllu.counts import Counts
+from scorer.conllu.reader import block_sent_id
+
+from ..textstore import Segment, segments_of
+from .conllu import ConlluPairing, GoldSource, PairingSettings, SentenceInfo, Unit, system_stream, unit_key
+
+# Below this many predicted sentences, starting a process costs more than it saves.
+MIN_SENTENCES = 20_000
+# How long to wait for the second half before giving up on it (seconds).
+PART_TIMEOUT = 900.0
+
+_context: Any = None
+
+
+def _forkserver():
+    global _context
+    if _context is None:
+        _context = multiprocessing.get_context("forkserver")
+        _context.set_forkserver_preload([__name__])
+    return _context
+
+
+def prepare() -> None:
+    """Start the forkserver in the background (it takes a second to import
+    the engine), when a document large enough to need it is opened."""
+    if available_jobs() < 2:
+        return
+
+    def start() -> None:
+        try:
+            from multiprocessing import forkserver
+            _forkserver()
+            forkserver.ensure_running()
+        except Exception:  # then rescore_in_two tries again, and reports
+            pass
+
+    threading.Thread(target=start, name="annoscore-forkserver", daemon=True).start()
+
+
+def available_jobs() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+# --------------------------------------------------------------------------
+# Where to cut
+# --------------------------------------------------------------------------
+
+
+def _sent_ids(segments: Sequence[Segment]) -> list[str | None]:
+    # A segment's text is its block and blank lines: the comments come first
+    # either way (the byte-order mark of a first block hides its sent_id,
+    # which only makes it unusable as a cut).
+    return [block_sent_id(s.text) if s.has_block else None for s in segments]
+
+
+def find_cut(system: Sequence[Segment], gold: Sequence[Segment]) -> tuple[int, int] | None:
+    """(system segment, gold segment) before which both documents can be
+    cut: the same sent_id, found exactly once in each, near the middle of
+    the prediction; None when there is no such place."""
+    system_ids, gold_ids = _sent_ids(system), _sent_ids(gold)
+    seen: dict[str, int] = {}
+    for ids in (system_ids, gold_ids):
+        for sent_id in ids:
+            if sent_id is not None:
+                seen[sent_id] = seen.get(sent_id, 0) + 1
+    gold_at = {sent_id: k for k, sent_id in enumerate(gold_ids) if sent_id is not None}
+    middle = len(system) // 2
+    for c in range(middle, min(len(system), middle + 1000)):
+        sent_id = system_ids[c]
+        # Twice in all: once on each side.
+        if sent_id is not None and seen.get(sent_id) == 2 and sent_id in gold_at:
+            g = gold_at[sent_id]
+            if 0 < g < len(gold) and c > 0:
+                return c, g
+    return None
+
+
+# --------------------------------------------------------------------------
+# The second half, in its own process
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class PartResult:
+    """What the second half sends back: only plain values (cheap to pickle)."""
+
+    system: list[list[tuple]]   # per predicted segment: its infos' fields
+    gold: list[list[tuple]]     # per gold segment analysed: its infos' fields
+    units: list[tuple]          # (kind, gold, system, counts values or None, clean, problems, mismatch)
+    bulk_totals: list[int]
+    missing: list[int]
+    unmatched: list[int]
+    excluded: list[int]
+    ended_unclean: bool
+
+
+def _fields(info: SentenceInfo) -> tuple:
+    return (info.index, info.line_offset, info.sent_id, info.chars, info.words, info.unparsed,
+            info.missing_heads, info.refused, info.problems, info.low, info.tokens)
+
+
+def _info(segment: Segment, fields: tuple) -> SentenceInfo:
+    return SentenceInfo(segment, *fields[:10], tokens=fields[10])
+
+
+def score_part(system_text: str, system_line: int, gold_text: str, gold_line: int,
+               threshold: float, settings: PairingSettings) -> tuple[int, int, PartResult]:
+    """Analyse, pair and count a part of both documents, each given from a
+    block's first line to the end of the document."""
+    system = segments_of(system_text, system_line, at_file_start=False)
+    gold = segments_of(gold_text, gold_line, at_file_start=False)
+    pairing = ConlluPairing(settings)
+    source = GoldSource(gold, threshold)
+    pairing.rescore(system_stream(system, threshold), source)
+    result = PartResult(
+        [[_fields(i) for i in s.analysis[1]] for s in system],  # type: ignore[index]
+        [[_fields(i) for i in s.analysis[1]] for s in gold[:source.next_segment]],  # type: ignore[index]
+        [(u.kind, u.gold, u.system, None if u.counts is None else u.counts.values, u.clean,
+          u.problems, u.mismatch) for u in pairing.units],
+        pairing.bulk_totals.values, pairing.missing, pairing.unmatched, pairing.excluded,
+        pairing.ended_unclean)
+    return len(system), len(gold), result
+
+
+SEND_CHUNK = 8 << 20
+
+
+def _send_text(connection, segments: Sequence[Segment]) -> None:
+    """The segments' text, a megabyte at a time (never all of it at once in
+    memory twice), then an empty message."""
+    pieces: list[str] = []
+    size = 0
+    for segment in segments:
+        pieces.append(segment.text)
+        size += len(segment.text)
+        if size >= SEND_CHUNK:
+            connection.send_bytes("".join(pieces).encode("utf-8"))
+            pieces, size = [], 0
+    if pieces:
+        connection.send_bytes("".join(pieces).encode("utf-8"))
+    connection.send_bytes(b"")
+
+
+def _receive_text(connection) -> str:
+    pieces = []
+    while chunk := connection.recv_bytes():
+        pieces.append(chunk)
+    return b"".join(pieces).decode("utf-8")
+
+
+def _part_main(connection) -> None:
+    # Anything printed must not reach the language server's stdout.
+    os.dup2(2, 1)
+    try:
+        system_line, gold_line, threshold, settings = connection.recv()
+        system_text = _receive_text(connection)
+        gold_text = _receive_text(connection)
+        connection.send(("ok", score_part(system_text, system_line, gold_text, gold_line,
+                                          threshold, settings)))
+    except BaseException as error:  # reported by the parent, which falls back
+        connection.send(("error", f"{error}\n{traceback.format_exc()}"))
+    finally:
+        connection.close()
+
+
+class _Launch(threading.Thread):
+    """Starts the second process and sends it its part; then `result` waits
+    for what it sends back."""
+
+    def __init__(self, system: Sequence[Segment], gold: Sequence[Segment], threshold: float,
+                 settings: PairingSettings) -> None:
+        super().__init__(name="annoscore-second-half", daemon=True)
+        self.system, self.gold = system, gold
+        self.header = (system[0].first_line, gold[0].first_line, threshold, settings)
+        self.process: Any = None
+        self.connection: Any = None
+        self.error: str | None = None
+
+    def run(self) -> None:
+        try:
+            context = _forkserver()
+            self.connection, theirs = context.Pipe()
+            self.process = context.Process(target=_part_main, args=(theirs,), daemon=True)
+            self.process.start()
+            theirs.close()
+            self.connection.send(self.header)
+            _send_text(self.connection, self.system)
+            _send_text(self.connection, self.gold)
+        except Exception as error:
+            self.error = f"could not start a second process: {error}"
+        finally:
+            self.system = self.gold = ()
+
+    def result(self) -> tuple[str, Any]:
+        self.join()
+        status, payload = "error", self.error or "the second process ended without a result"
+        if self.error is None:
+            try:
+                if self.connection.poll(PART_TIMEOUT):
+                    status, payload = self.connection.recv()
+            except (EOFError, OSError) as error:
+                payload = str(error)
+        self.stop(timeout=5)
+        return status, payload
+
+    def stop(self, timeout: float = 0) -> None:
+        """Close the pipe; kill the process unless it ends within ``timeout``."""
+        self.join()
+        if self.connection is not None:
+            self.connection.close()
+        if self.process is not None:
+            self.process.join(timeout=timeout)
+            if self.process.is_alive():
+                self.process.kill()
+                self.process.join()
+
+
+# --------------------------------------------------------------------------
+# Both halves, joined
+# --------------------------------------------------------------------------
+
+
+def rescore_in_two(pairing: ConlluPairing, system: Sequence[Segment], gold: Sequence[Segment],
+                   threshold: float, log: Callable[[str], None]) -> bool:
+    """Pair and count everything (as `ConlluPairing.rescore`) in two
+    processes.  Returns False, having done nothing that needs undoing, when
+    the documents are too small, cannot be cut, or the halves cannot be
+    joined: then call `ConlluPairing.rescore` (the analyses made here are
+    kept on the segments, so that costs only the pairing)."""
+    if len(system) < MIN_SENTENCES or available_jobs() < 2:
+        return False
+    cut = find_cut(system, gold)
+    if cut is None:
+        return False
+    c, g = cut
+    # The second process is started, and sent its text, from a thread, so
+    # that this one starts on the first half at once.
+    launch = _Launch(system[c:], gold[g:], threshold, pairing.settings)
+    launch.start()
+
+    first = ConlluPairing(pairing.settings)
+    try:
+        first.rescore(system_stream(system[:c], threshold), GoldSource(gold[:g], threshold))
+    except BaseException:
+        launch.stop()
+        raise
+    status, payload = launch.result()
+    if status != "ok":
+        log(f"the second half failed, scoring in one process: {str(payload).splitlines()[0]}")
+        return False
+    n_system, n_gold, part = payload
+    if n_system != len(system) - c or n_gold != len(gold) - g:
+        log("the second half was cut into other sentences; scoring in one process")
+        return False
+
+    system_infos = _install(system[c:], part.system, threshold)
+    gold_infos = _install(gold[g:g + len(part.gold)], part.gold, threshold)
+    first_ids = {i.sent_id for i in first.gold if i.sent_id is not None}
+    if (first.missing or first.unmatched or first.ended_unclean or part.missing or part.unmatched
+            or any(i.sent_id in first_ids for i in gold_infos)):
+        log("sentences cross the cut between the halves; pairing in one process")
+        return False
+
+    # Join: the second half's positions come after the first half's.
+    s0, g0 = len(first.system), len(first.gold)
+    pairing.system = first.system + system_infos
+    pairing.gold = first.gold + gold_infos
+    pairing.units = list(first.units)
+    for kind, gold_positions, system_positions, values, clean, problems, mismatch in part.units:
+        gold_positions = [k + g0 for k in gold_positions]
+        system_positions = [k + s0 for k in system_positions]
+        key = unit_key([pairing.gold[k] for k in gold_positions], [pairing.system[k] for k in system_positions])
+        pairing.units.append(Unit(kind, gold_positions, system_positions,
+                                  None if values is None else Counts(values), clean, key, problems, mismatch))
+    pairing.bulk_totals = first.bulk_totals + Counts(part.bulk_totals)
+    pairing.missing, pairing.unmatched = [], []
+    pairing.excluded = first.excluded + [k + s0 for k in part.excluded]
+    pairing.ended_unclean = part.ended_unclean
+    pairing._index()
+    log(f"first pass in two processes: {c} + {len(system) - c} sentence blocks")
+    return True
+
+
+def _install(segments: Sequence[Segment], fields: list[list[tuple]], threshold: float) -> list[SentenceInfo]:
+    """The infos of the second half on this process's segments.  A segment
+    already analysed for this threshold keeps its infos (an open gold
+    document's index holds them)."""
+    out: list[SentenceInfo] = []
+    for segment, rows in zip(segments, fields):
+        if segment.analysis is None or segment.analysis[0] != threshold:
+            segment.analysis = (threshold, [_info(segment, row) for row in rows])
+        out += segment.analysis[1]  # type: ignore[index]
+    return out
