@@ -102,3 +102,35 @@ def test_misplaced_colon_is_not_counted_as_two_cells():
     count, problems = count_low(sentence, 0.8)
     assert [p.code for p in problems] == [p.code for p in low_cells(sentence, 0.8)[1]] != []
     assert count_low_fast(sentence.misc, 0.8) is None
+
+
+@pytest.mark.parametrize("threshold", [0.8, 0.123, 0.5, 1.0, 0.0])
+def test_fixed_width_table_equals_the_exact_parser(threshold):
+    """Values laid out alike are read as a table of bytes; each count must be
+    the exact parser's, and anything the exact parser would report (a number
+    above 1, names given twice, another layout) must leave the table path."""
+    from scorer.conllu.confidence import _fixed_width_low, parse_conf
+    rng = random.Random(int(threshold * 1000) + 1)
+    layouts = [("UPOS", "HEAD", "DEPREL"), ("upos", "xpos", "lemma", "feats", "head", "deprel"), (None,)]
+    for _ in range(200):
+        names = rng.choice(layouts)
+        digits = rng.choice([1, 2, 3, 7])
+        def number() -> str:
+            return rng.choice(["0", "1"]) + "." + "".join(rng.choice("0123456789") for _ in range(digits))
+        values = []
+        for _ in range(rng.randrange(1, 30)):
+            if names == (None,):
+                values.append(number())
+            else:
+                values.append(",".join(f"{name}:{number()}" for name in names))
+        counted = _fixed_width_low(values, threshold)
+        try:
+            exact = [sum(p < threshold for p in parse_conf(v).values()) for v in values]
+        except ValueError:  # a number above 1: the exact parser reports it
+            assert counted is None
+            continue
+        assert counted is not None and counted.tolist() == exact, values
+    assert _fixed_width_low(["UPOS:0.5,UPOS:0.7"], 0.8) is None          # a name twice
+    assert _fixed_width_low(["UPOS:0.5", "XPOS:0.7"], 0.8) is None        # other names
+    assert _fixed_width_low(["UPOS:0.5:XPOS,0.5"], 0.8) is None           # a misplaced colon
+    assert _fixed_width_low(["0.5e0"], 0.8) is None                       # not a plain number

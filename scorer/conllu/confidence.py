@@ -195,9 +195,70 @@ def count_low_many(misc: Sequence[str], words: Sequence[int], threshold: float) 
     return out
 
 
+_PLAIN_NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+
+
+def _fixed_width_low(values: list[str], threshold: float) -> np.ndarray | None:
+    """`_per_word_low` when every value is laid out like the first, character
+    for character (the same names in the same order, each number written
+    with the same number of digits: what a parser writes), or None.
+
+    The values then form a table of bytes: numpy checks that every row has
+    the first row's names, points and commas and digits elsewhere, and reads
+    each number as an integer over a power of ten.  That division is
+    correctly rounded, so it gives the very float that ``float(text)`` gives,
+    and compares with the threshold exactly as the exact parser does."""
+    first = values[0]
+    width, n = len(first), len(values)
+    joined = "".join(values)
+    if len(joined) != width * n or not joined.isascii():
+        return None
+    items = first.split(",")
+    named = ":" in first
+    numbers = []   # (offset of the number in the value, its text)
+    offset = 0
+    names = []
+    for item in items:
+        name, sep, number = item.rpartition(":") if named else ("", "", item)
+        if named and (not sep or ":" in name):
+            return None
+        names.append(name)
+        if not _PLAIN_NUMBER.fullmatch(number) or len(number) > 16:  # exact in an int64 and a float
+            return None
+        numbers.append((offset + len(name) + len(sep), number))
+        offset += len(item) + 1
+    if named and (len(set(map(str.upper, names))) != len(names)
+                  or not (set(names) <= _NAMES or set(map(str.upper, names)) <= _NAMES)):
+        return None
+    table = np.frombuffer(joined.encode("ascii"), dtype=np.uint8).reshape(n, width)
+    digit_columns = [start + k for start, text in numbers for k, ch in enumerate(text) if ch != "."]
+    fixed = np.ones(width, dtype=bool)
+    fixed[digit_columns] = False
+    if not (table[:, fixed] == table[0, fixed]).all():
+        return None
+    digits = table[:, digit_columns].astype(np.int64) - 48
+    if digits.min() < 0 or digits.max() > 9:
+        return None
+    below = np.zeros(n, dtype=np.int64)
+    column = 0
+    for _, text in numbers:
+        size = len(text) - ("." in text)
+        powers = 10 ** np.arange(size - 1, -1, -1, dtype=np.int64)
+        value = digits[:, column:column + size] @ powers
+        column += size
+        scale = 10 ** (size - len(text.partition(".")[0]))
+        if value.max() > scale:  # above 1: the exact parser reports it
+            return None
+        below += (value / scale) < threshold
+    return below if named else below * len(CONF_COLUMNS)
+
+
 def _per_word_low(values: list[str], n: int, threshold: float) -> np.ndarray | None:
     """Cells below the threshold per word, when every word has one Conf value
     of the same shape (all whole numbers, or the same names in the same order)."""
+    fixed = _fixed_width_low(values, threshold)
+    if fixed is not None:
+        return fixed
     if ":" not in values[0]:
         if any(":" in v for v in values):
             return None
