@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import mkpred, shared_path
-from scorer.conllu.bulk import PlainBatch, read_plain
+from scorer.conllu.bulk import PlainBatch, count_plain_pairs, read_plain
 from scorer.conllu.checks import tree_problems
 from scorer.conllu.evaluate import ConlluOptions, evaluate_files
 from scorer.conllu.reader import ConlluFileReader, parse_block, parse_blocks
@@ -216,3 +216,18 @@ def test_read_plain_on_generated_files(name, options, tmp_path):
                     assert_plain_matches(body, plain)
                     plain_count += 1
         assert plain_count > len(bodies) // 2
+
+
+def test_counting_plain_pairs_from_kept_columns():
+    """Pairs read with `read_plain` (each side in its own batch, in any
+    order) and counted from the columns it kept give the ordinary counts,
+    multiword tokens included."""
+    cases = [c for c in CASES if c[3]]
+    systems = read_plain([c[1] for c in cases])
+    golds = read_plain([c[2] for c in reversed(cases)])[::-1]
+    pairs = [(g, s) for g, s in zip(golds, systems)]
+    assert all(g is not None and s is not None and g.tokens == s.tokens for g, s in pairs)
+    expected = count_identical_many([(parse_block(c[2]), parse_block(c[1])) for c in cases])
+    assert count_plain_pairs(pairs) == expected
+    assert count_plain_pairs(pairs[1:]) == count_identical_many(
+        [(parse_block(c[2]), parse_block(c[1])) for c in cases[1:]])

@@ -305,6 +305,12 @@ class PlainSentence:
     tokens: str   # ID and FORM columns: equal strings mean the same tokens
     words: int
     misc: list[str]
+    # Its words' columns for scoring: (columns of the whole batch, first
+    # word, end), HEADs as numbers; and its number of tokens.  A caller that
+    # scores it soon uses these instead of reading the text again (see
+    # `count_plain_pairs`).
+    columns: tuple[WordColumns, int, int] | None = None
+    n_tokens: int = 0
 
 
 def read_plain(bodies: Sequence[str | None]) -> list[PlainSentence | None]:
@@ -356,6 +362,7 @@ def read_plain(bodies: Sequence[str | None]) -> list[PlainSentence | None]:
     word_starts = list(accumulate(words, initial=0))
     fine = _values_ok(word_columns, words, word_starts).tolist()
     misc = word_columns[9]
+    batch = _word_columns(word_columns)
     for j, k in enumerate(kept):
         if not fine[j]:
             continue
@@ -368,6 +375,28 @@ def read_plain(bodies: Sequence[str | None]) -> list[PlainSentence | None]:
         index, body = texts[k][0], bodies[texts[k][0]]
         out[index] = PlainSentence(block_sent_id(body or ""), chars,
                                    "\t".join(ids[a:b]) + "\n" + "\t".join(sentence_forms),
-                                   words[j], misc[word_starts[j]:word_starts[j + 1]])
+                                   words[j], misc[word_starts[j]:word_starts[j + 1]],
+                                   (batch, word_starts[j], word_starts[j + 1]),
+                                   len(token_rows[k]) if k in token_rows else rows[k])
     return out
+
+
+def count_plain_pairs(pairs: Sequence[tuple[PlainSentence, PlainSentence]]) -> Counts:
+    """The counts of (gold, system) plain sentences with the same tokens
+    (equal ``tokens``), from the columns `read_plain` kept: what
+    `PlainBatch` would count for them, without reading their text again."""
+    if not pairs:
+        return Counts()
+    gold: list[list] = [[] for _ in _FIELDS]
+    system: list[list] = [[] for _ in _FIELDS]
+    starts, start, tokens = [], 0, 0
+    for g, s in pairs:
+        for side, sentence in ((gold, g), (system, s)):
+            columns, a, b = sentence.columns  # type: ignore[misc]
+            for out, name in zip(side, _FIELDS):
+                out += getattr(columns, name)[a:b]
+        starts.append(start)
+        start += g.words
+        tokens += g.n_tokens
+    return count_same_tokens(WordColumns(*gold), WordColumns(*system), starts, len(pairs), tokens)
 

@@ -26,9 +26,9 @@ and dropped; gold sentences are parsed as the pairing reaches them (see
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Sequence
+from typing import Iterator, Sequence
 
-from scorer.conllu.bulk import PlainBatch, read_plain
+from scorer.conllu.bulk import PlainBatch, PlainSentence, count_plain_pairs, read_plain
 from scorer.conllu.checks import tree_problems
 from scorer.conllu.confidence import count_low, count_low_many, low_cells
 from scorer.conllu.counts import Counts
@@ -49,6 +49,9 @@ GOLD_DIFF_CELLS = (("UPOS", UPOS_OK, 3), ("XPOS", XPOS_OK, 4), ("LEMMA", LEMMA_O
 NONE: tuple = ()  # shared empty lists, so that clean sentences cost nothing
 IDENTICAL_BATCH = 256
 BULK_BATCH = 256
+# Plain sentences whose columns a full pass keeps until they are counted
+# (see GoldSource.keep); past this, they are read again when counted.
+KEEP_LIMIT = 8192
 
 
 @dataclass(slots=True, eq=False)
@@ -130,12 +133,15 @@ def analyze_segment(segment: Segment, threshold: float) -> tuple[list[SentenceIn
     return infos, sentences
 
 
-def analyze_segments(segments: Sequence[Segment], threshold: float) -> None:
+def analyze_segments(segments: Sequence[Segment], threshold: float,
+                     keep: dict[int, PlainSentence] | None = None) -> None:
     """Analyse the segments that have no analysis for this threshold.
 
     Plain sentences (one per block, well formed, a tree: nearly all of a
     parser's output) are judged from their columns in bulk (`read_plain`,
     `count_low_many`) without being parsed; the others by `analyze_segment`.
+    ``keep`` receives the plain sentences read, by ``id`` of their info, for
+    a pairing about to count them.
     """
     todo = [s for s in segments if s.analysis is None or s.analysis[0] != threshold]
     for start in range(0, len(todo), BULK_BATCH):
@@ -152,6 +158,8 @@ def analyze_segments(segments: Sequence[Segment], threshold: float) -> None:
                 info = SentenceInfo(segment, 0, 0, sentence.sent_id, sentence.chars, sentence.words,
                                     False, False, False, NONE, low, tokens=sentence.tokens)
                 segment.analysis = (threshold, [info])
+                if keep is not None and len(keep) < KEEP_LIMIT:
+                    keep[id(info)] = sentence
 
 
 def low_confidence_problem(info: SentenceInfo, cell: tuple[int, int, int, str, float], line_text: str,
@@ -178,6 +186,9 @@ class GoldSource:
         self.infos: list[SentenceInfo] = []
         self.by_id: dict[str, int] = {}
         self._by_text: dict[str, list[int]] | None = None
+        # Plain sentences (of both documents) read during this pass and not
+        # counted yet: counted from these columns, not read again.
+        self.keep: dict[int, PlainSentence] = {}
 
     def _advance(self) -> bool:
         """Analyse the next few segments (in bulk, see `analyze_segments`)."""
@@ -185,7 +196,7 @@ class GoldSource:
             return False
         batch = self.segments[self.next_segment:self.next_segment + BULK_BATCH]
         self.next_segment += len(batch)
-        analyze_segments(batch, self.threshold)
+        analyze_segments(batch, self.threshold, self.keep)
         for segment in batch:
             for info in segment.analysis[1]:  # type: ignore[index]
                 position = len(self.infos)
@@ -279,10 +290,12 @@ class ConlluPairing:
 
     # --- the whole thing ----------------------------------------------------------
 
-    def rescore(self, system: Iterable[tuple[SentenceInfo, Sentence | None]], gold: GoldSource) -> None:
-        """Pair and count everything.  ``system`` gives each predicted sentence
-        in order, with its parsed form when at hand.  Units whose sentences
-        are the same objects as before keep their counts."""
+    def rescore(self, segments: Sequence[Segment], gold: GoldSource) -> None:
+        """Pair and count everything: the predicted document's ``segments``
+        against ``gold``.  Units whose sentences are the same objects as
+        before keep their counts."""
+        system = system_stream(segments, gold.threshold, gold.keep)
+        keep = gold.keep
         old = {unit.key: unit for unit in self.units if unit.key and unit.counts is not None}
         self.bulk_totals = Counts()
         self.system = []
@@ -307,17 +320,33 @@ class ConlluPairing:
                     unit.counts = counts
                 identical.clear()
 
+        def forget(gold_positions: Sequence[int], system_positions: Sequence[int]) -> None:
+            for k in gold_positions:
+                keep.pop(id(self.gold[k]), None)
+            for k in system_positions:
+                keep.pop(id(self.system[k]), None)
+
         def flush_plain() -> None:
-            # Read again from the text: keeping each sentence's columns from
-            # the analysis until now would cost more than reading them again.
-            if plain:
-                batch = PlainBatch([s.segment.block or "" for _, _, s in plain],
-                                   [g.segment.block or "" for _, g, _ in plain])
+            # Counted from the columns the analysis kept, when it kept both
+            # sides; otherwise read again from the text.
+            if not plain:
+                return
+            kept, again = [], []
+            for unit, g, s in plain:
+                gold_read, system_read = keep.pop(id(g), None), keep.pop(id(s), None)
+                if gold_read is not None and system_read is not None:
+                    kept.append((gold_read, system_read))
+                else:
+                    again.append((unit, g, s))
+            self.bulk_totals += count_plain_pairs(kept)
+            if again:
+                batch = PlainBatch([s.segment.block or "" for _, _, s in again],
+                                   [g.segment.block or "" for _, g, _ in again])
                 self.bulk_totals += batch.counts()
-                for (unit, g, s), passed in zip(plain, batch.passed):
+                for (unit, g, s), passed in zip(again, batch.passed):
                     if not passed:  # cannot happen for two plain sentences with the same tokens
                         unit.counts = score_chunk([g.parse()], [s.parse()]).counts
-                plain.clear()
+            plain.clear()
 
         def count(gold_positions: list[int], system_positions: list[int], final: bool) -> None:
             key = unit_key([self.gold[k] for k in gold_positions], [self.system[k] for k in system_positions])
@@ -331,6 +360,7 @@ class ConlluPairing:
                         flush_plain()
                     self._add(unit)
                     return
+            forget(gold_positions, system_positions)
             previous = old.get(key)
             if previous is not None and previous.kind == PAIRED and (previous.clean or final):
                 for k in system_positions:
@@ -365,6 +395,7 @@ class ConlluPairing:
             if chunk.kind == PAIRED:
                 system_positions = [position[id(s)] for s in chunk.system]
                 if annotated and any(self.system[k].missing_heads for k in system_positions):
+                    forget(chunk.gold, system_positions)
                     self.excluded += system_positions
                     for k in system_positions:
                         pending.pop(k, None)
@@ -380,6 +411,7 @@ class ConlluPairing:
                 flush_held()
                 for s in chunk.system:
                     k = position[id(s)]
+                    forget((), (k,))
                     self.unmatched.append(k)
                     sentence = system_sentence(k)
                     unit = Unit(UNMATCHED, [], [k], one_side_counts(sentence, gold=False),
@@ -388,6 +420,7 @@ class ConlluPairing:
                     self._add(unit)
             elif chunk.kind == MISSING:
                 flush_held()
+                forget(chunk.gold, ())
                 for k in chunk.gold:
                     self.missing.append(k)
                     counts = Counts()
@@ -412,6 +445,7 @@ class ConlluPairing:
         flush_held()
         flush_identical()
         flush_plain()
+        keep.clear()
         self._index()
 
     def _add(self, unit: Unit) -> None:
@@ -497,13 +531,14 @@ class ConlluPairing:
         return per_system
 
 
-def system_stream(segments: Sequence[Segment], threshold: float
+def system_stream(segments: Sequence[Segment], threshold: float,
+                  keep: dict[int, PlainSentence] | None = None
                   ) -> Iterator[tuple[SentenceInfo, Sentence | None]]:
     """The predicted sentences in order, analysing segments that have no
     analysis yet, a batch at a time."""
     for start in range(0, len(segments), BULK_BATCH):
         batch = segments[start:start + BULK_BATCH]
-        analyze_segments(batch, threshold)
+        analyze_segments(batch, threshold, keep)
         for segment in batch:
             for info in segment.analysis[1]:  # type: ignore[index]
                 yield info, None

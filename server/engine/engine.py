@@ -34,7 +34,7 @@ from ..config import Pairing, Settings, pairing_for, severity_for
 from ..textstore import LineStore, TextStore
 from . import formats
 from .conllu import (
-    ConlluPairing, GoldSource, PairingSettings, SentenceInfo, analyze_segment, system_stream,
+    ConlluPairing, GoldSource, PairingSettings, SentenceInfo, analyze_segment,
 )
 from . import parts
 from .parts import rescore_in_two
@@ -302,8 +302,7 @@ class Engine:
                 pairing = document.conllu = ConlluPairing(settings)
             if reusable or not rescore_in_two(pairing, document.store.segments, gold.store.segments,
                                               threshold, self.log):
-                pairing.rescore(system_stream(document.store.segments, threshold),
-                                GoldSource(gold.store.segments, threshold))
+                pairing.rescore(document.store.segments, GoldSource(gold.store.segments, threshold))
             pairing.gold_state = gold_state
             if changes is None:
                 document._index = None  # positions are made again when needed

@@ -45,7 +45,7 @@ from scorer.conllu.counts import Counts
 from scorer.conllu.reader import block_sent_id
 
 from ..textstore import Segment, segments_of
-from .conllu import ConlluPairing, GoldSource, PairingSettings, SentenceInfo, Unit, system_stream, unit_key
+from .conllu import ConlluPairing, GoldSource, PairingSettings, SentenceInfo, Unit, unit_key
 
 # Below this many predicted sentences, starting a process costs more than it saves.
 MIN_SENTENCES = 20_000
@@ -157,7 +157,7 @@ def score_part(system_text: str, system_line: int, gold_text: str, gold_line: in
     gold = segments_of(gold_text, gold_line, at_file_start=False)
     pairing = ConlluPairing(settings)
     source = GoldSource(gold, threshold)
-    pairing.rescore(system_stream(system, threshold), source)
+    pairing.rescore(system, source)
     result = PartResult(
         [[_fields(i) for i in s.analysis[1]] for s in system],  # type: ignore[index]
         [[_fields(i) for i in s.analysis[1]] for s in gold[:source.next_segment]],  # type: ignore[index]
@@ -286,7 +286,7 @@ def rescore_in_two(pairing: ConlluPairing, system: Sequence[Segment], gold: Sequ
 
     first = ConlluPairing(pairing.settings)
     try:
-        first.rescore(system_stream(system[:c], threshold), GoldSource(gold[:g], threshold))
+        first.rescore(system[:c], GoldSource(gold[:g], threshold))
     except BaseException:
         launch.stop()
         raise
