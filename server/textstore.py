@@ -61,20 +61,23 @@ def segments_of(text: str, first_line: int, at_file_start: bool) -> list[Segment
     splitter judges the ending as it would in the whole document.
 
     Blocks start after each run of blank lines, as `BlockSplitter` cuts
-    them; the splitter itself is fed the text a chunk at a time only for the
-    problems it reports between sentences, so that a large text is never
-    held twice more.
+    them.  The splitter itself is needed only for the problems it reports
+    between sentences — a byte-order mark, more than one blank line, no
+    blank line at the end — so it reads the text (a chunk at a time, never
+    holding it twice more) only when one of those is there.
     """
-    splitter = BlockSplitter(first_line, at_file_start=at_file_start)
-    for start in range(0, len(text), SPLITTER_CHUNK):
-        splitter.feed(text[start:start + SPLITTER_CHUNK])
-    splitter.finish()
     bom = at_file_start and text.startswith("\ufeff")
     lead = 1 if bom else 0
     while lead < len(text) and text[lead] == "\n":
         lead += 1
+    runs = [m.span() for m in _BLOCK_START.finditer(text, lead)]
+    splitter = BlockSplitter(first_line, at_file_start=at_file_start)
+    if bom or lead or not text.endswith("\n\n") or any(b - a > 2 for a, b in runs):
+        for start in range(0, len(text), SPLITTER_CHUNK):
+            splitter.feed(text[start:start + SPLITTER_CHUNK])
+        splitter.finish()
     starts = [lead] if lead < len(text) else []
-    starts += [m.end() for m in _BLOCK_START.finditer(text, lead) if m.end() < len(text)]
+    starts += [b for _, b in runs if b < len(text)]
     cuts = [(offset, True) for offset in starts]
     if not cuts or cuts[0][0] > 0:
         if bom and cuts and cuts[0][0] == 1:
