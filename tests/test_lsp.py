@@ -311,3 +311,56 @@ async def test_segmentation_and_label_files(client: LanguageClient):
     await wait_for(lambda: any(s.uri == labels_uri for s in client.scores))
     payload = [s for s in client.scores if s.uri == labels_uri][-1]
     assert payload.format == "labels" and payload.metrics.Accuracy.f1 == pytest.approx(1 / 3)
+
+
+def large_pair(folder: Path, sentences: int) -> tuple[Path, Path]:
+    """A pair large enough for the server to score it first in two processes
+    (server.engine.parts.MIN_SENTENCES), with label errors to count."""
+    gold, pred = [], []
+    for k in range(sentences):
+        rows = [("1", f"w{k}", "X", "0", "root"), ("2", "b", "X", "1", "dep"), ("3", "c", "Y", "2", "dep")]
+        gold.append(f"# sent_id = g{k}\n" + "\n".join(f"{i}\t{f}\t{f}\t{u}\t_\t_\t{h}\t{d}\t_\t_"
+                                                      for i, f, u, h, d in rows))
+        wrong = [(i, f, "Z" if k % 7 == 0 and i == "2" else u, "3" if k % 11 == 0 and i == "2" else h,
+                  d, "Conf=0.4" if k % 13 == 0 else "_") for i, f, u, h, d in rows]
+        if k % 11 == 0:  # 2 -> 3 and 3 -> 2 would be a cycle; keep a tree
+            wrong[2] = ("3", "c", "Y", "1", "dep", "_")
+        pred.append(f"# sent_id = g{k}\n" + "\n".join(f"{i}\t{f}\t{f}\t{u}\t_\t_\t{h}\t{d}\t_\t{m}"
+                                                      for i, f, u, h, d, m in wrong))
+    (folder / "big.gold.conllu").write_text("\n\n".join(gold) + "\n\n", encoding="utf-8")
+    (folder / "big.conllu").write_text("\n\n".join(pred) + "\n\n", encoding="utf-8")
+    return folder / "big.conllu", folder / "big.gold.conllu"
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_a_large_document_is_first_scored_in_two_processes(client: LanguageClient, capfd):
+    """The forkserver path inside the real server (threads and all): the
+    score equals evaluate's, the server keeps answering, edits still work."""
+    if client.preset != PRESETS[0]:
+        pytest.skip("one client is enough for the server's internals")
+    import server.engine.parts as parts
+    pred, gold = large_pair(client.root, parts.MIN_SENTENCES + 500)
+    uri = open_document(client, pred)
+    await wait_for(lambda: client.scores, timeout=120)
+    expected = evaluate_files(pred, gold).counts
+    metrics = client.scores[-1].metrics
+    for name in ("UPOS", "UAS", "LAS", "CLAS"):
+        assert getattr(metrics, name).f1 == pytest.approx(expected.score(name).f1)
+    assert expected.score("UPOS").f1 < 1 and expected.score("UAS").f1 < 1
+    assert client.scores[-1].counts.lowConfidence > 0
+    await wait_for(lambda: "first pass in two processes" in capfd.readouterr().err, timeout=10)
+
+    # One more wrong tag: one fewer UPOS right, counted in place.
+    lines = pred.read_text(encoding="utf-8").split("\n")
+    row = next(k for k, line in enumerate(lines) if line.startswith("1\tw5\t"))
+    before = len(client.scores)
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangePartial(
+            range=types.Range(start=types.Position(row, 8), end=types.Position(row, 9)), text="Q")]))
+    client.text_document_did_save(types.DidSaveTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    await wait_for(lambda: len(client.scores) > before, timeout=30)
+    upos = client.scores[-1].metrics.UPOS
+    assert upos.precision * expected.score("UPOS").system_total == pytest.approx(
+        expected.score("UPOS").correct - 1)
