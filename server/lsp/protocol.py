@@ -6,17 +6,22 @@ whole text per keystroke.  The engine keeps documents itself, in segments
 (`server.textstore`), so these three notifications go straight to our
 handlers and pygls's workspace never holds the text.
 
-`notify_raw` sends a notification whose parameters are already plain JSON
-(dicts, lists, strings, numbers), without pygls's attrs converter: for
-thousands of diagnostics that conversion costs more than the scoring.
+`notify_encoded` sends a notification whose parameters are already JSON
+text, without pygls's attrs converter and encoder: for thousands of
+diagnostics, converting and encoding them again costs more than the scoring.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+import inspect
+import json
+import logging
 
 from lsprotocol import types
 from pygls.protocol import LanguageServerProtocol, lsp_method
+
+logger = logging.getLogger("annoscore")
 
 
 class AnnoscoreProtocol(LanguageServerProtocol):
@@ -35,5 +40,19 @@ class AnnoscoreProtocol(LanguageServerProtocol):
         if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CLOSE)) is not None:
             yield handler, (params,), None
 
-    def notify_raw(self, method: str, params: dict[str, Any]) -> None:
-        self._send_data({"jsonrpc": "2.0", "method": method, "params": params})
+    def notify_encoded(self, method: str, params: str) -> None:
+        """A notification whose parameters are JSON text already, as
+        `json.dumps` writes it (ASCII only, so its length is its byte count)."""
+        if self.writer is None:
+            logger.error("no transport to send %s", method)
+            return
+        body = '{"jsonrpc": "2.0", "method": ' + json.dumps(method) + ', "params": ' + params + "}"
+        header = (f"Content-Length: {len(body)}\r\n"
+                  f"Content-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n")
+        try:
+            written = self.writer.write((header + body).encode(self.CHARSET))
+            if inspect.isawaitable(written):
+                asyncio.ensure_future(written)
+        except BrokenPipeError:
+            logger.exception("the client is gone: could not send %s", method)
+            raise

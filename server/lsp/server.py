@@ -17,6 +17,7 @@ The server logs to stderr; stdout carries the protocol.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import sys
@@ -30,6 +31,7 @@ from scorer import __version__
 from scorer.problems import Problem
 
 from ..engine import Engine
+from ..textstore import TextStore
 from .positions import UTF16, UTF32, to_client
 from .protocol import AnnoscoreProtocol
 from .worker import EngineWorker, Tasks
@@ -46,6 +48,8 @@ class AnnoscoreServer(LanguageServer):
         self.tasks = Tasks()
         self.encoding = UTF16
         self.features: dict[str, Any] = {}
+        # Per document: the JSON of each diagnostic shown last (see lsp_diagnostics).
+        self._encoded: dict[str, dict[tuple, str]] = {}
 
     # --- names ----------------------------------------------------------------
 
@@ -67,17 +71,24 @@ class AnnoscoreServer(LanguageServer):
 
     # --- turning problems into LSP diagnostics (runs on the engine thread) ---------
 
-    def lsp_diagnostics(self, key: str, problems: list[Problem]) -> list[dict[str, Any]]:
-        """LSP ``Diagnostic`` objects as plain JSON-ready dicts.
+    def lsp_diagnostics(self, key: str, problems: list[Problem]) -> list[str]:
+        """LSP ``Diagnostic`` objects, each already written as JSON.
 
-        A large file shows a few thousand diagnostics after every edit;
-        building lsprotocol objects and unstructuring them again costs more
-        than the rescoring itself, so they are written as dicts directly.
+        A large file shows a few thousand diagnostics after every edit, and
+        nearly all of them are the ones shown before.  Building lsprotocol
+        objects (or even dicts) and encoding them again would cost more than
+        the rescoring itself, so each diagnostic's JSON is kept, keyed by the
+        problem and the text segment its line is in: an edit makes new
+        segments where it changed the text, so a line whose characters may
+        have moved never reuses an old position.
         """
         document = self.engine.documents.get(key)
         store = document.store if document is not None else None
+        segments = store if isinstance(store, TextStore) else None
         encoding = self.encoding
         uri = self.uri_for(key)
+        known = self._encoded.get(key, {})
+        kept: dict[tuple, str] = {}
 
         last = [-1, ""]  # the line looked up last (a diagnostic's start and end share it)
 
@@ -90,6 +101,14 @@ class AnnoscoreServer(LanguageServer):
 
         out = []
         for p in problems:
+            cache_key = None
+            if segments is not None and not p.related:
+                cache_key = (p, segments.segments[segments.segment_at(p.line)])
+                text = known.get(cache_key)
+                if text is not None:
+                    kept[cache_key] = text
+                    out.append(text)
+                    continue
             diagnostic: dict[str, Any] = {
                 "range": {"start": position(p.line, p.start), "end": position(p.line, p.end)},
                 "severity": int(p.severity), "code": p.code, "source": "annoscore", "message": p.message}
@@ -98,17 +117,25 @@ class AnnoscoreServer(LanguageServer):
                     {"location": {"uri": uri, "range": {"start": position(r.line, r.start),
                                                          "end": position(r.line, r.end)}},
                      "message": r.message} for r in p.related]
-            out.append(diagnostic)
+            text = json.dumps(diagnostic)
+            if cache_key is not None:
+                kept[cache_key] = text
+            out.append(text)
+        if segments is not None:
+            self._encoded[key] = kept  # only what is shown now: the cache does not grow
         return out
 
-    def publish_diagnostics(self, uri: str, diagnostics: list[dict[str, Any]],
-                            version: int | None = None) -> None:
-        """``textDocument/publishDiagnostics`` with dicts from `lsp_diagnostics`
-        (on the event loop's thread)."""
-        params: dict[str, Any] = {"uri": uri, "diagnostics": diagnostics}
+    def forget_diagnostics(self, key: str) -> None:
+        self._encoded.pop(key, None)
+
+    def publish_diagnostics(self, uri: str, diagnostics: list[str], version: int | None = None) -> None:
+        """``textDocument/publishDiagnostics`` with the JSON texts from
+        `lsp_diagnostics` (on the event loop's thread)."""
+        params = '{"uri": ' + json.dumps(uri)
         if version is not None:
-            params["version"] = version
-        self.protocol.notify_raw(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params)
+            params += f', "version": {int(version)}'
+        params += ', "diagnostics": [' + ", ".join(diagnostics) + "]}"
+        self.protocol.notify_encoded(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params)
 
     def score_payload(self, key: str) -> dict[str, Any] | None:
         payload = self.engine.score(key)

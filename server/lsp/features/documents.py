@@ -50,8 +50,13 @@ class DocumentSync:
             uri = params.text_document.uri
             key, _ = ls.key_for(uri)
             self._scoring().cancel(key)
-            await ls.worker.run(ls.engine.close, key)
+            await ls.worker.run(self._close, key)
             ls.publish_diagnostics(uri, [])
+
+    def _close(self, key: str) -> None:
+        """On the engine thread: the document goes, and what was kept to show it."""
+        self.server.engine.close(key)
+        self.server.forget_diagnostics(key)
 
     def _scoring(self):
         return self.server.features["Scoring"]
