@@ -223,6 +223,21 @@ async def test_positions_follow_the_clients_encoding(client: LanguageClient):
     expected = {"visual-studio-code": 10, "neovim@v0.11.0": 14, "neovim@v0.7.0": 10}[client.preset]
     assert low.range.start.character == expected
 
+    # The FORM "😀x" becomes "ab": the same problem, at the same code points,
+    # now starts one UTF-16 unit / three bytes earlier — not where it was
+    # shown before (the server keeps each diagnostic's JSON between edits).
+    form_end = {"visual-studio-code": 5, "neovim@v0.11.0": 7, "neovim@v0.7.0": 5}[client.preset]
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangePartial(
+            range=types.Range(start=types.Position(1, 2), end=types.Position(1, form_end)), text="ab")]))
+    client.text_document_did_save(types.DidSaveTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    diagnostics = await diagnostics_for(client, uri, version=2)
+    (low,) = [d for d in diagnostics if d.code == "low-confidence"]
+    expected = {"visual-studio-code": 9, "neovim@v0.11.0": 11, "neovim@v0.7.0": 9}[client.preset]
+    assert low.range.start.character == expected
+
 
 @pytest.mark.asyncio(loop_scope="function")
 async def test_typing_rescores_when_run_is_on_type(client: LanguageClient, tmp_path):
