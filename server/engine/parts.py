@@ -172,7 +172,7 @@ SEND_CHUNK = 8 << 20
 
 
 def _send_text(connection, segments: Sequence[Segment]) -> None:
-    """The segments' text, a megabyte at a time (never all of it at once in
+    """The segments' text, a few megabytes at a time (never all of it at once in
     memory twice), then an empty message."""
     pieces: list[str] = []
     size = 0
