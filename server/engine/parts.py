@@ -49,6 +49,9 @@ from .conllu import ConlluPairing, GoldSource, PairingSettings, SentenceInfo, Un
 
 # Below this many predicted sentences, starting a process costs more than it saves.
 MIN_SENTENCES = 20_000
+# The second process's share of the prediction: a little under half, since
+# it starts later (its text is sent first) and sends its results back.
+SECOND_SHARE = 0.45
 # How long to wait for the second half before giving up on it (seconds).
 PART_TIMEOUT = 900.0
 
@@ -102,7 +105,7 @@ def _sent_ids(segments: Sequence[Segment]) -> list[str | None]:
 def find_cut(system: Sequence[Segment], gold: Sequence[Segment]) -> tuple[int, int] | None:
     """(system segment, gold segment) before which both documents can be
     cut: the same sent_id, found exactly once in each, near the middle of
-    the prediction; None when there is no such place."""
+    the prediction (see SECOND_SHARE); None when there is no such place."""
     system_ids, gold_ids = _sent_ids(system), _sent_ids(gold)
     seen: dict[str, int] = {}
     for ids in (system_ids, gold_ids):
@@ -110,7 +113,7 @@ def find_cut(system: Sequence[Segment], gold: Sequence[Segment]) -> tuple[int, i
             if sent_id is not None:
                 seen[sent_id] = seen.get(sent_id, 0) + 1
     gold_at = {sent_id: k for k, sent_id in enumerate(gold_ids) if sent_id is not None}
-    middle = len(system) // 2
+    middle = int(len(system) * (1 - SECOND_SHARE))
     for c in range(middle, min(len(system), middle + 1000)):
         sent_id = system_ids[c]
         # Twice in all: once on each side.
