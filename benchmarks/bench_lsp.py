@@ -10,7 +10,8 @@ didChange + didSave) and measures, in one run:
   diagnostics and score, over 30 edits of random cells (median, and the
   ratio to the first full scoring);
 - the same edits on a 25,000-word file;
-- the server's peak resident memory (VmHWM) with the large pair open.
+- the server's peak resident memory with the large pair open (with the
+  process it starts to score the first half, summed at each moment).
 
     python benchmarks/bench_lsp.py [--workdir DIR] [--copies 5] [--edits 30]
 
@@ -31,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_conllu import make_pair  # noqa: E402
-from measure import run_measured  # noqa: E402
+from measure import PeakSampler, run_measured  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -139,6 +140,7 @@ async def session(workdir: Path, prediction: Path, edits: int) -> dict:
         sys.executable, "-m", "server.cli", "lsp", cwd=str(workdir), stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, limit=1 << 26)
     client = Client(process)
+    sampler = PeakSampler(process.pid)  # the server and the processes it starts
     await client.request("initialize", {"processId": None, "rootUri": workdir.as_uri(), "capabilities": {
         "general": {"positionEncodings": ["utf-16"]},
         "textDocument": {"publishDiagnostics": {"versionSupport": True}}}})
@@ -160,11 +162,7 @@ async def session(workdir: Path, prediction: Path, edits: int) -> dict:
                                           "end": {"line": line, "character": end}}, "text": tag}]})
         client.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
         latencies.append(await client.wait_for(published(uri, version), start_index) - sent)
-    peak = 0
-    with open(f"/proc/{process.pid}/status") as f:
-        for status_line in f:
-            if status_line.startswith("VmHWM:"):
-                peak = int(status_line.split()[1]) * 1024
+    peak = sampler.stop()
     await client.request("shutdown", {})
     client.notify("exit", {})
     await process.wait()
@@ -216,7 +214,7 @@ def main() -> int:
           f"({large['first'] / evaluate.seconds:.2f}x the one-shot evaluate)")
     print(f"  one-cell edit, median of {len(large['edits'])}:  {1000 * median:7.1f} ms "
           f"(max {1000 * max(large['edits']):.1f} ms; {large['first'] / median:.0f}x faster than the first scoring)")
-    print(f"  server peak memory:            {large['peak_rss'] / 2**20:7.0f} MB")
+    print(f"  server peak memory (with its helper process): {large['peak_rss'] / 2**20:5.0f} MB")
 
     small_gold, small_prediction = small_pair(workdir, gold, prediction, 25_000)
     small = asyncio.run(session(small_gold.parent, small_prediction, args.edits))

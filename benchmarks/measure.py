@@ -48,24 +48,45 @@ def _rss(pid: int) -> int:
     return 0
 
 
+class PeakSampler:
+    """Samples the summed resident memory of a process and its descendants
+    (every 10 ms, in a thread) until `stop`; ``peak`` is the largest sum."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.peak = 0
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    def _sample(self) -> None:
+        while not self._done.is_set():
+            total = _rss(self.pid) + sum(_rss(c) for c in _children(self.pid))
+            self.peak = max(self.peak, total)
+            time.sleep(0.01)
+
+    def stop(self) -> int:
+        self._done.set()
+        self._thread.join()
+        return self.peak
+
+
 def run_measured(command: list[str], env: dict | None = None) -> Measurement:
     start = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env={**os.environ, **(env or {})})
-    peak = 0
-    done = threading.Event()
-
-    def sample() -> None:
-        nonlocal peak
-        while not done.is_set():
-            total = _rss(process.pid) + sum(_rss(c) for c in _children(process.pid))
-            peak = max(peak, total)
-            time.sleep(0.01)
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
+    sampler = PeakSampler(process.pid)
     stdout, stderr = process.communicate()
     seconds = time.perf_counter() - start
-    done.set()
-    sampler.join()
-    return Measurement(seconds, peak, stdout, stderr, process.returncode)
+    return Measurement(seconds, sampler.stop(), stdout, stderr, process.returncode)
+
+
+def best_of(repeat: int, work):
+    """The shortest of ``repeat`` timings of ``work()`` (in this process), and its value."""
+    best, value = None, None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        value = work()
+        elapsed = time.perf_counter() - start
+        best = elapsed if best is None else min(best, elapsed)
+    return best, value

@@ -379,3 +379,17 @@ async def test_a_large_document_is_first_scored_in_two_processes(client: Languag
     upos = client.scores[-1].metrics.UPOS
     assert upos.precision * expected.score("UPOS").system_total == pytest.approx(
         expected.score("UPOS").correct - 1)
+
+
+def test_large_message_bodies_are_released_once_parsed():
+    import io
+    from server.lsp.protocol import LARGE_MESSAGE, ReleasableInput
+    body = b"x" * (LARGE_MESSAGE + 5)
+    stdin = ReleasableInput(io.BufferedReader(io.BytesIO(b"Content-Length: 3\r\n" + body + b"abc")))
+    assert stdin.readline() == b"Content-Length: 3\r\n"
+    read = stdin.read(len(body))
+    assert bytes(read) == body and stdin.large == [read]
+    assert stdin.read(3) == b"abc" and len(stdin.large) == 1  # small bodies are not kept
+    stdin.release()
+    assert len(read) == 0 and stdin.large == []
+    assert stdin.read(LARGE_MESSAGE) == b""  # end of input: a short body, as from a plain stream

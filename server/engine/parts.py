@@ -44,6 +44,7 @@ from typing import Any, Callable, Sequence
 from scorer.conllu.counts import Counts
 from scorer.conllu.reader import block_sent_id
 
+from ..parallel import default_jobs
 from ..textstore import Segment, segments_of
 from .conllu import ConlluPairing, GoldSource, PairingSettings, SentenceInfo, Unit, unit_key
 
@@ -69,7 +70,7 @@ def _forkserver():
 def prepare() -> None:
     """Start the forkserver in the background (it takes a second to import
     the engine), when a document large enough to need it is opened."""
-    if available_jobs() < 2:
+    if default_jobs() < 2:
         return
 
     def start() -> None:
@@ -81,13 +82,6 @@ def prepare() -> None:
             pass
 
     threading.Thread(target=start, name="annoscore-forkserver", daemon=True).start()
-
-
-def available_jobs() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return os.cpu_count() or 1
 
 
 # --------------------------------------------------------------------------
@@ -152,12 +146,10 @@ def _info(segment: Segment, fields: tuple) -> SentenceInfo:
     return SentenceInfo(segment, *fields[:10], tokens=fields[10])
 
 
-def score_part(system_text: str, system_line: int, gold_text: str, gold_line: int,
-               threshold: float, settings: PairingSettings) -> tuple[int, int, PartResult]:
-    """Analyse, pair and count a part of both documents, each given from a
-    block's first line to the end of the document."""
-    system = segments_of(system_text, system_line, at_file_start=False)
-    gold = segments_of(gold_text, gold_line, at_file_start=False)
+def score_part(system: list[Segment], gold: list[Segment], threshold: float,
+               settings: PairingSettings) -> tuple[int, int, PartResult]:
+    """Analyse, pair and count a part of both documents, each from a block
+    to the end of the document."""
     pairing = ConlluPairing(settings)
     source = GoldSource(gold, threshold)
     pairing.rescore(system, source)
@@ -190,11 +182,16 @@ def _send_text(connection, segments: Sequence[Segment]) -> None:
     connection.send_bytes(b"")
 
 
-def _receive_text(connection) -> str:
-    pieces = []
+def _receive_segments(connection, line: int) -> list[Segment]:
+    """The segments of the text `_send_text` sends, cut piece by piece (each
+    piece is whole segments, so they are cut as in the whole text), so that
+    the text is never held whole beside its segments."""
+    segments: list[Segment] = []
     while chunk := connection.recv_bytes():
-        pieces.append(chunk)
-    return b"".join(pieces).decode("utf-8")
+        text = chunk.decode("utf-8")
+        segments += segments_of(text, line, at_file_start=False)
+        line += text.count("\n")
+    return segments
 
 
 def _part_main(connection) -> None:
@@ -202,10 +199,9 @@ def _part_main(connection) -> None:
     os.dup2(2, 1)
     try:
         system_line, gold_line, threshold, settings = connection.recv()
-        system_text = _receive_text(connection)
-        gold_text = _receive_text(connection)
-        connection.send(("ok", score_part(system_text, system_line, gold_text, gold_line,
-                                          threshold, settings)))
+        system = _receive_segments(connection, system_line)
+        gold = _receive_segments(connection, gold_line)
+        connection.send(("ok", score_part(system, gold, threshold, settings)))
     except BaseException as error:  # reported by the parent, which falls back
         connection.send(("error", f"{error}\n{traceback.format_exc()}"))
     finally:
@@ -276,7 +272,7 @@ def rescore_in_two(pairing: ConlluPairing, system: Sequence[Segment], gold: Sequ
     the documents are too small, cannot be cut, or the halves cannot be
     joined: then call `ConlluPairing.rescore` (the analyses made here are
     kept on the segments, so that costs only the pairing)."""
-    if len(system) < MIN_SENTENCES or available_jobs() < 2:
+    if len(system) < MIN_SENTENCES or default_jobs() < 2:
         return False
     cut = find_cut(system, gold)
     if cut is None:

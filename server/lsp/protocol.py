@@ -24,7 +24,56 @@ from pygls.protocol import LanguageServerProtocol, lsp_method
 logger = logging.getLogger("annoscore")
 
 
+LARGE_MESSAGE = 1 << 20
+
+
+class ReleasableInput:
+    """stdin for pygls's reader, which keeps the last message's bytes (and
+    the message parsed from them) alive until the next message comes.  After
+    opening a 100 MB file that is 200 MB held through its whole first
+    scoring.  A large body is read into a bytearray that
+    `AnnoscoreProtocol.handle_message` empties once it is parsed; the did-open
+    handler empties the text in the parsed message once the engine has it."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.large: list[bytearray] = []
+
+    def readline(self) -> bytes:
+        return self.stream.readline()
+
+    def read(self, n: int) -> bytes | bytearray:
+        if n < LARGE_MESSAGE:
+            return self.stream.read(n)
+        buffer = bytearray(n)
+        view, done = memoryview(buffer), 0
+        while done < n:
+            got = self.stream.readinto(view[done:])
+            if not got:
+                del view
+                return bytes(buffer[:done])  # end of input: pygls sees a short body
+            done += got
+        del view
+        self.large.append(buffer)
+        return buffer
+
+    def release(self) -> None:
+        """Empty the large bodies read so far (all parsed: pygls parses each
+        body as soon as it is read, before reading on)."""
+        for buffer in self.large:
+            buffer.clear()
+        self.large = []
+
+
 class AnnoscoreProtocol(LanguageServerProtocol):
+    # Set by `main` when the server reads stdin through `ReleasableInput`.
+    releasable_input: ReleasableInput | None = None
+
+    def handle_message(self, message):
+        super().handle_message(message)
+        if self.releasable_input is not None and self.releasable_input.large:
+            self.releasable_input.release()
+
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
         if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_OPEN)) is not None:

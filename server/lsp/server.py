@@ -33,7 +33,7 @@ from scorer.problems import Problem
 from ..engine import Engine
 from ..textstore import TextStore
 from .positions import UTF16, UTF32, to_client
-from .protocol import AnnoscoreProtocol
+from .protocol import AnnoscoreProtocol, ReleasableInput
 from .worker import EngineWorker, Tasks
 
 logger = logging.getLogger("annoscore")
@@ -203,5 +203,8 @@ def main() -> int:
     # thread several times per edit; a shorter switch interval than Python's
     # 5 ms lets each handover happen sooner (a few ms less per edit).
     sys.setswitchinterval(0.001)
-    create_server().start_io()
+    server = create_server()
+    stdin = ReleasableInput(sys.stdin.buffer)
+    server.protocol.releasable_input = stdin
+    server.start_io(stdin=stdin)  # type: ignore[arg-type]
     return 0
