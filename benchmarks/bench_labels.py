@@ -24,14 +24,13 @@ import json
 import random
 import sys
 import tempfile
-import time
 from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from measure import run_measured  # noqa: E402
+from measure import best_of, run_measured  # noqa: E402
 
 from scorer.labels.evaluate import evaluate_files  # noqa: E402
 
@@ -138,16 +137,6 @@ def same(a: dict, b: dict) -> bool:
     return (a["correct"], a["total"], a["per_class"], a["confusion"]) == \
         (b["correct"], b["total"], b["per_class"], b["confusion"]) and \
         abs(a["macro_recall"] - b["macro_recall"]) < 1e-12 and abs(a["macro_f1"] - b["macro_f1"]) < 1e-12
-
-
-def best_of(repeat: int, work):
-    best, value = None, None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        value = work()
-        elapsed = time.perf_counter() - start
-        best = elapsed if best is None else min(best, elapsed)
-    return best, value
 
 
 def main() -> int:

@@ -24,13 +24,12 @@ import json
 import random
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from measure import run_measured  # noqa: E402
+from measure import best_of, run_measured  # noqa: E402
 
 from scorer.segmentation.evaluate import evaluate_files  # noqa: E402
 from scorer.segmentation.tokens import SegmentationOptions  # noqa: E402
@@ -176,16 +175,6 @@ def cli_as_dict(data: dict) -> dict[str, int]:
             "bc": m["Boundary"]["correct"], "bg": m["Boundary"]["gold_total"],
             "bp": m["Boundary"]["system_total"],
             "tc": tagged["correct"], "tg": tagged["gold_total"], "tp": tagged["system_total"]}
-
-
-def best_of(repeat: int, work):
-    best, value = None, None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        value = work()
-        elapsed = time.perf_counter() - start
-        best = elapsed if best is None else min(best, elapsed)
-    return best, value
 
 
 def main() -> int:

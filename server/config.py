@@ -163,8 +163,8 @@ class _Reader:
         value = data.get(key, [])
         if isinstance(value, str):
             value = [value]
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            self.problem(key, f"must be a list of glob patterns, not {value!r}")
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+            self.problem(key, f"must be a list of glob patterns (none empty), not {value!r}")
             return ()
         return tuple(value)
 
@@ -204,6 +204,15 @@ class _Reader:
             unknown = set(item) - {"files", "gold", "format", "pos"}
             if unknown:
                 self.problem(where, f"unknown keys {', '.join(sorted(unknown))} (ignored)")
+            if not item["files"].strip():
+                self.problem(f"{where}.files", "must not be empty (ignored)")
+                continue
+            try:  # the names a template may use; anything else would fail for every file
+                item["gold"].format(name="x.conllu", stem="x", dir="d")
+            except (KeyError, IndexError, ValueError) as error:
+                self.problem(f"{where}.gold", f"is not a usable template ({error!s}; the names are "
+                             "{name}, {stem} and {dir}); pair ignored")
+                continue
             rules.append(PairRule(item["files"], item["gold"], fmt, pos))
         return tuple(rules)
 

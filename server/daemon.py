@@ -92,12 +92,12 @@ class DiskWorkspace:
             document = self.engine.documents.get(path)
             if document is not None and document.in_editor:
                 text = _read_disk_text(path)
-                if text is None:
+                if text is None:  # gone: what was scored against it is rescored below
                     del self.engine.documents[path]
-                    continue
-                if text != document.store.text:
-                    self.engine.change(path, None, [text])
-                to_rescore.append(path)
+                else:
+                    if text != document.store.text:
+                        self.engine.change(path, None, [text])
+                    to_rescore.append(path)
             elif document is None and os.path.exists(path) and self.relevant(path) \
                     and self.add(path):
                 to_rescore.append(path)

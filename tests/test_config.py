@@ -48,6 +48,22 @@ def test_invalid_project_values_are_reported_with_their_line(tmp_path):
     assert len(settings.pairs) == 1 and settings.pairs[0].format is None
 
 
+def test_unusable_pair_templates_are_reported_not_raised(tmp_path):
+    (tmp_path / "annoscore.toml").write_text(
+        '[[pair]]\nfiles = "*.conllu"\ngold = "gold/{nme}"\n'
+        '[[pair]]\nfiles = "*.conllu"\ngold = "{"\n'
+        '[[pair]]\nfiles = ""\ngold = "g.conllu"\n'
+        '[[pair]]\nfiles = "*.conllu"\ngold = "gold/{stem}.conllu"\n')
+    settings, problems = load_project(tmp_path)
+    assert [rule.gold for rule in settings.pairs] == ["gold/{stem}.conllu"]
+    messages = " ".join(p.message for p in problems)
+    assert "nme" in messages and "template" in messages and "empty" in messages
+    pairing = pairing_for(str(tmp_path / "a.conllu"), settings, str(tmp_path))
+    assert pairing is not None and pairing.gold == str(tmp_path / "gold" / "a.conllu")
+    _, problems = apply_editor_settings(Settings(), {"files": {"segmentation": [""]}})
+    assert problems
+
+
 def test_broken_toml_is_a_problem_not_a_crash(tmp_path):
     (tmp_path / "annoscore.toml").write_text("threshold = = 1\n")
     settings, problems = load_project(tmp_path)

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from lsp_support import PRED, workspace
+from lsp_support import PRED, cell, line_of, workspace
 from server.cli import main
 
 COMMAND = [sys.executable, "-m", "server.cli"]
@@ -25,7 +25,8 @@ def test_check_exit_codes(tmp_path, monkeypatch, capsys):
     assert "x.conllu:" in out and " error cycle " in out
     line = next(l for l in out.splitlines() if " cycle " in l)
     path, row, column, rest = line.split(":", 3)
-    assert (int(row), int(column)) > (1, 0)
+    head_line, head_start, _ = cell(PRED, line_of(PRED, "2\tb\tb\tX\t_\t_\t3\tdep\t_\t_"), 6)
+    assert (int(row), int(column)) == (head_line + 1, head_start + 1)  # the HEAD cell, 1-based
     clean = tmp_path / "clean.conllu"
     clean.write_text("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n\n", encoding="utf-8")
     assert main(["check", "clean.conllu"]) == 0
@@ -99,3 +100,29 @@ def test_watch_reports_changes_and_stops_on_ctrl_c(tmp_path):
             process.kill()
     assert process.returncode == 0
     assert "Traceback" not in process.stderr.read()
+
+
+def test_a_deleted_gold_file_rescores_what_was_scored_against_it(tmp_path):
+    from server.daemon import DiskWorkspace
+    pred, gold = workspace(tmp_path)
+    disk = DiskWorkspace(str(tmp_path))
+    for path in (pred, gold):
+        assert disk.add(str(path))
+    disk.rescore([str(pred), str(gold)])
+    assert disk.score(str(pred))["gold"] == str(gold)
+    gold.unlink()
+    assert str(pred) in disk.changed([str(gold)])
+    score = disk.score(str(pred))
+    assert score["gold"] is None and not score["metrics"]
+
+
+def test_check_names_why_a_file_cannot_be_read(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "binary.conllu").write_bytes(b"1\ta\x00\n")
+    (tmp_path / "notes.md").write_text("# hello\n", encoding="utf-8")
+    assert main(["check", "binary.conllu"]) == 1
+    assert "binary.conllu: not a text file (it has NUL bytes)" in capsys.readouterr().err
+    assert main(["check", "notes.md"]) == 1
+    assert "notes.md: annoscore does not read this file" in capsys.readouterr().err
+    assert main(["check", "notes.md", "--gold", "binary.conllu"]) == 1
+    assert "binary.conllu: not a text file" in capsys.readouterr().err

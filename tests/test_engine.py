@@ -54,6 +54,7 @@ EDITS = [
     ("cell", 1, ["dog", "dg", "ab"]),
     ("cell", 9, ["_", "Conf=0.1", "Conf=UPOS:zz"]),
     ("line", None, ["", "# note", "junk line"]),
+    ("delete", None, [None]),  # a whole line goes: sentences merge, a token vanishes
 ]
 
 
@@ -66,18 +67,21 @@ def test_incremental_rescoring_equals_a_fresh_engine(tmp_path, seed):
     for step in range(60):
         lines = text.split("\n")
         kind, column, values = rng.choice(EDITS)
-        k = rng.randrange(len(lines))
         value = rng.choice(values)
-        if kind == "cell":
+        if kind == "cell":  # on a token line (every step makes an edit)
+            k = rng.choice([n for n, line in enumerate(lines) if line.count("\t") == 9])
             cells = lines[k].split("\t")
-            if len(cells) != 10:
-                continue
             start = sum(len(c) + 1 for c in cells[:column])
             end = start + len(cells[column])
             change = ((k, start), (k, end), value)
             cells[column] = value
             lines[k] = "\t".join(cells)
+        elif kind == "delete":
+            k = rng.randrange(len(lines) - 1)
+            change = ((k, 0), (k + 1, 0), "")
+            del lines[k]
         else:
+            k = rng.randrange(len(lines))
             change = ((k, 0), (k, 0), value + "\n")
             lines.insert(k, value)
         text = "\n".join(lines)
@@ -134,6 +138,8 @@ def test_label_files_in_the_engine_equal_evaluate(tmp_path):
     labels = ["il", "elle", "ce", "on", "OTHER"]
     gold = [f"{i}\t{rng.choice(labels)}" for i in range(300)]
     pred = [f"{i}\t{rng.choice(labels + ['cela'])}" for i in range(300) if i % 17]
+    # Duplicate IDs with another label: both must take the first, as evaluate does.
+    pred += [f"{i}\t{'il' if line.endswith('OTHER') else 'OTHER'}" for i, line in enumerate(pred[:40])]
     (tmp_path / "x.lab").write_text("\n".join(pred) + "\n")
     (tmp_path / "x.gold.lab").write_text("\n".join(gold) + "\n")
     (tmp_path / "annoscore.toml").write_text('[[pair]]\nfiles = "x.lab"\ngold = "x.gold.lab"\nformat = "labels"\n')
@@ -149,3 +155,38 @@ def test_label_files_in_the_engine_equal_evaluate(tmp_path):
     assert metrics["MacroF1"]["value"] == pytest.approx(expected.macro_f1)
     codes = {p.code for p in engine.diagnostics(path)}
     assert {"label-mismatch", "unknown-label", "missing-item"} <= codes
+
+
+def test_editing_an_open_gold_buffer_rescores_its_predictions(tmp_path):
+    pred, gold = workspace(tmp_path)
+    engine, path = open_pair(tmp_path, PRED)
+    before = engine.score(path)["metrics"]["UPOS"]["f1"]
+    gold_key = str(gold)
+    gold_text = gold.read_text(encoding="utf-8")
+    engine.open(gold_key, gold_key, gold_text, 1)
+    engine.rescore(gold_key)
+    # Gold's first word becomes VERB: the prediction (DET there) loses a UPOS.
+    lines = gold_text.split("\n")
+    k = next(n for n, line in enumerate(lines) if line.startswith("1\tThe\t"))
+    start = len("1\tThe\tthe\t")
+    engine.change(gold_key, 2, [((k, start), (k, start + 3), "VERB")])
+    assert path in engine.rescore(gold_key)
+    after = engine.score(path)["metrics"]["UPOS"]["f1"]
+    assert after < before
+    fresh, fresh_path = open_pair(tmp_path, PRED, name="x")  # gold on disk is unchanged
+    assert fresh.score(fresh_path)["metrics"]["UPOS"]["f1"] == before
+
+
+def test_a_byte_order_mark_in_a_line_file_is_read_as_evaluate_reads_it(tmp_path):
+    from scorer.segmentation import evaluate_files as evaluate_segmentation
+    (tmp_path / "s.gold.txt").write_text("a bc d\nef g\n", encoding="utf-8")
+    (tmp_path / "s.txt").write_bytes("\ufeffa b c d\nef g\n".encode("utf-8"))
+    engine = Engine(str(tmp_path), Settings())
+    path = str(tmp_path / "s.txt")
+    engine.open(path, path, (tmp_path / "s.txt").read_text(encoding="utf-8"), 1)
+    engine.rescore(path)
+    expected = evaluate_segmentation(tmp_path / "s.txt", tmp_path / "s.gold.txt")
+    word = engine.score(path)["metrics"]["Word"]
+    assert word["f1"] == pytest.approx(expected.counts.score("Word").f1) and word["f1"] > 0
+    codes = [p.code for p in engine.diagnostics(path)]
+    assert "format-bom" in codes and "text-mismatch" not in codes

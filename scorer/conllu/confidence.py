@@ -138,6 +138,8 @@ def count_low_fast(misc: Sequence[str], threshold: float) -> int | None:
     expected = joined.count("Conf=")
     if not expected:
         return 0
+    if expected > 1 and max(map(str.count, misc, repeat("Conf="))) > 1:
+        return None  # a word with two: the exact parser reads only the first
     at_item_start = joined.count("|Conf=") + joined.count("\nConf=") + joined.startswith("Conf=")
     values = _CONF_VALUE.findall(joined)
     if at_item_start != expected or len(values) != expected:
@@ -311,7 +313,7 @@ def _below(numbers: list[str], threshold: float) -> list[bool] | None:
     width = len(numbers[0])
     text = "".join(numbers)
     if (width >= 3 and len(text) == width * len(numbers) and text[1::width] == "." * len(numbers)
-            and text.replace(".", "").isdigit() and set(text[0::width]) <= {"0", "1"}
+            and text.isascii() and text.replace(".", "").isdigit() and set(text[0::width]) <= {"0", "1"}
             and max(numbers) <= "1." + "0" * (width - 2)):
         bound = f"{threshold:.{width - 2}f}"
         if 0.0 <= threshold <= 1.0 and float(bound) == threshold:

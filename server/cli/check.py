@@ -18,6 +18,7 @@ from scorer.problems import Severity
 from ..config import Settings
 from ..daemon import DiskWorkspace, files_under, score_line
 from .errors import InputError, UsageError
+from .inputs import check_input_file
 
 FAIL_ON = {"error": Severity.ERROR, "warning": Severity.WARNING,
            "information": Severity.INFORMATION, "hint": Severity.HINT}
@@ -43,8 +44,8 @@ def run(args: argparse.Namespace) -> int:
     for path in args.files:
         if not os.path.exists(path):
             raise InputError(f"{path}: no such file")
-    if args.gold and not os.path.isfile(args.gold):
-        raise InputError(f"{args.gold}: no such file (--gold)")
+    if args.gold:
+        check_input_file(args.gold, "--gold")
     settings = Settings() if args.threshold is None else Settings(threshold=args.threshold)
     workspace = DiskWorkspace(os.getcwd(), settings)
     if args.threshold is not None:
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         workspace.engine.settings = replace(workspace.engine.settings, threshold=args.threshold)
     workspace.gold_override = args.gold
     keys = [os.path.abspath(p) for p in files_under(args.files)
-            if workspace.add(p) or (os.path.isfile(p) and p in args.files and _unreadable(p))]
+            if workspace.add(p) or (os.path.isfile(p) and p in args.files and _unreadable(workspace, p))]
     workspace.rescore(keys)
     threshold = FAIL_ON[args.fail_on]
     failing = 0
@@ -76,6 +77,9 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failing else 0
 
 
-def _unreadable(path: str) -> bool:
+def _unreadable(workspace: DiskWorkspace, path: str) -> bool:
+    """A file named on the command line that could not be added: say why."""
+    if workspace.relevant(path):
+        check_input_file(path, "FILE")  # raises: binary, unreadable
     raise InputError(f"{path}: annoscore does not read this file (use .conllu, .txt, .tsv, "
                      "or pair it in annoscore.toml)")

@@ -302,7 +302,6 @@ class ConlluPairing:
         self.gold = gold.infos
         self.units = []
         self.missing, self.unmatched, self.excluded = [], [], []
-        pending: dict[int, Sentence] = {}   # parsed predicted sentences not counted yet
         identical: list[tuple[Unit, Sentence, Sentence]] = []
         plain: list[tuple[Unit, SentenceInfo, SentenceInfo]] = []  # (unit, gold, system)
         held: list[tuple[list[int], list[int]]] = []  # at most one: a chunk ending unclean
@@ -310,8 +309,7 @@ class ConlluPairing:
         pairer = SentencePairer(gold)
 
         def system_sentence(k: int) -> Sentence:
-            sentence = pending.pop(k, None)
-            return sentence if sentence is not None else self.system[k].parse()
+            return self.system[k].parse()
 
         def flush_identical() -> None:
             if identical:
@@ -354,7 +352,6 @@ class ConlluPairing:
                 g, s = self.gold[gold_positions[0]], self.system[system_positions[0]]
                 if g.tokens is not None and g.tokens == s.tokens:
                     unit = Unit(PAIRED, gold_positions, system_positions, None, True, key)
-                    pending.pop(system_positions[0], None)
                     plain.append((unit, g, s))
                     if len(plain) >= BULK_BATCH:
                         flush_plain()
@@ -363,8 +360,6 @@ class ConlluPairing:
             forget(gold_positions, system_positions)
             previous = old.get(key)
             if previous is not None and previous.kind == PAIRED and (previous.clean or final):
-                for k in system_positions:
-                    pending.pop(k, None)
                 self._add(Unit(PAIRED, gold_positions, system_positions, previous.counts,
                                previous.clean, key, previous.problems))
                 return
@@ -397,8 +392,6 @@ class ConlluPairing:
                 if annotated and any(self.system[k].missing_heads for k in system_positions):
                     forget(chunk.gold, system_positions)
                     self.excluded += system_positions
-                    for k in system_positions:
-                        pending.pop(k, None)
                     return
                 if held:
                     gold_positions, earlier = held.pop()
@@ -429,12 +422,10 @@ class ConlluPairing:
                     self._add(Unit(MISSING, [k], [], counts))
 
         position: dict[int, int] = {}
-        for info, parsed in system:
+        for info in system:
             k = len(self.system)
             self.system.append(info)
             position[id(info)] = k
-            if parsed is not None:
-                pending[k] = parsed
             for chunk in pairer.feed(info):  # type: ignore[arg-type]
                 handle(chunk)
         for chunk in pairer.finish():
@@ -532,8 +523,7 @@ class ConlluPairing:
 
 
 def system_stream(segments: Sequence[Segment], threshold: float,
-                  keep: dict[int, PlainSentence] | None = None
-                  ) -> Iterator[tuple[SentenceInfo, Sentence | None]]:
+                  keep: dict[int, PlainSentence] | None = None) -> Iterator[SentenceInfo]:
     """The predicted sentences in order, analysing segments that have no
     analysis yet, a batch at a time."""
     for start in range(0, len(segments), BULK_BATCH):
@@ -541,7 +531,7 @@ def system_stream(segments: Sequence[Segment], threshold: float,
         analyze_segments(batch, threshold, keep)
         for segment in batch:
             for info in segment.analysis[1]:  # type: ignore[index]
-                yield info, None
+                yield info
 
 
 # --------------------------------------------------------------------------

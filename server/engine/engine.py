@@ -262,8 +262,17 @@ class Engine:
     # --- scoring --------------------------------------------------------------
 
     def rescore(self, key: str) -> list[str]:
-        """Bring a document's results up to date.  Returns the keys of
-        documents whose diagnostics may have changed (itself, its gold)."""
+        """Bring a document's results up to date, and those of the open
+        documents it is the gold of.  Returns the keys of documents whose
+        diagnostics may have changed (itself, its gold, its predictions)."""
+        out = self._rescore_one(key)
+        document = self.documents.get(key)
+        if document is not None and document.path is not None:
+            for dependent in self.dependents(document.path):
+                out += [k for k in self._rescore_one(dependent.key) if k not in out]
+        return out
+
+    def _rescore_one(self, key: str) -> list[str]:
         document = self.documents.get(key)
         if document is None:
             return []

@@ -45,6 +45,23 @@ class LineState:
     has_gold: bool = False
 
 
+def _lines(document: "Document") -> list[str]:
+    """A line document's lines as `evaluate` reads them: a byte-order mark
+    at the start is not part of the first line (`_bom_problem` reports it)."""
+    lines = document.store.lines
+    if lines and lines[0].startswith("\ufeff"):
+        return [lines[0][1:]] + lines[1:]
+    return lines
+
+
+def _bom_problem(document: "Document") -> list[Problem]:
+    lines = document.store.lines
+    if lines and lines[0].startswith("\ufeff"):
+        return [Problem("format-bom", "a byte-order mark at the start of the file was ignored",
+                        0, 0, 1, Severity.WARNING)]
+    return []
+
+
 def _cache(state: LineState) -> dict:
     if len(state.cache) > CACHE_LIMIT:
         state.cache.clear()
@@ -76,7 +93,8 @@ def _options(document: "Document") -> SegmentationOptions:
 def _segmentation(document: "Document", gold: "Document | None", old: LineState) -> LineState:
     options = _options(document)
     state = LineState(cache=old.cache)
-    lines = document.store.lines
+    lines = _lines(document)
+    state.problems += _bom_problem(document)
     cache = _cache(state)
     if gold is None:
         for number, line in enumerate(lines):
@@ -87,7 +105,7 @@ def _segmentation(document: "Document", gold: "Document | None", old: LineState)
             state.problems += [p.shifted(number) for p in problems]
         state.counts = {"sentences": sum(1 for line in lines if has_tokens(line, options))}
         return state
-    gold_lines = gold.store.lines
+    gold_lines = _lines(gold)
     n_gold = _content_lines(gold_lines, options)
     n_system = _content_lines(lines, options)
     if n_gold == n_system:
@@ -149,18 +167,21 @@ def _text(line: str, options: SegmentationOptions) -> str | None:
 
 def _labels(document: "Document", gold: "Document | None", old: LineState) -> LineState:
     state = LineState(cache=old.cache)
-    lines = document.store.lines
+    lines = _lines(document)
+    state.problems += _bom_problem(document)
     system = parse_labels(lines)
     state.problems += system.problems
     state.counts = {"items": len(system.labels)}
     if gold is None:
         return state
-    gold_lines = gold.store.lines
+    gold_lines = _lines(gold)
     reference = parse_labels(gold_lines)
     classes = frozenset(reference.labels)
     by_id = system.has_ids and reference.has_ids
     if by_id:
-        where = {item_id: k for k, item_id in enumerate(system.ids or [])}
+        where: dict[str, int] = {}
+        for k, item_id in enumerate(system.ids or []):
+            where.setdefault(item_id, k)  # the first of duplicate IDs, as `evaluate` pairs them
         partner = [where.get(item_id) for item_id in reference.ids or []]
     else:
         partner = [k if k < len(system.labels) else None for k in range(len(reference.labels))]
@@ -237,7 +258,7 @@ def report(engine: "Engine", document: "Document") -> str | None:
     if document.format == "labels":
         from scorer.labels import evaluate_label_files
         from scorer.labels.report import labels_text
-        result = evaluate_label_files(parse_labels(gold.store.lines), parse_labels(document.store.lines))
+        result = evaluate_label_files(parse_labels(_lines(gold)), parse_labels(_lines(document)))
         return labels_text(result, signature)
-    result = evaluate_lines(gold.store.lines, document.store.lines, _options(document))
+    result = evaluate_lines(_lines(gold), _lines(document), _options(document))
     return segmentation_text(result, signature)

@@ -21,13 +21,13 @@ export const SENTENCE_MODES: readonly SentenceMode[] = ['all', 'predicted', 'ann
 export const DIAGNOSTIC_CODES: readonly string[] = [
   'unparsed', 'missing-head', 'cycle', 'multiple-roots', 'no-root', 'head-out-of-range',
   'low-confidence', 'text-mismatch', 'segmentation-mismatch', 'gold-diff', 'missing-sentence',
-  'label-mismatch', 'unknown-label', 'missing-item',
+  'label-mismatch', 'unknown-label', 'missing-item', 'extra-item', 'tag-mismatch', 'line-count', 'config',
 ];
 export const FORMAT_CODE_PREFIX = 'format-';
 
 export function isDiagnosticCode(code: string): boolean {
   return DIAGNOSTIC_CODES.includes(code) ||
-    (code.startsWith(FORMAT_CODE_PREFIX) && code.length > FORMAT_CODE_PREFIX.length);
+    code.startsWith(FORMAT_CODE_PREFIX);  // `format-` alone: every reader problem, as the server reads it
 }
 
 export interface AnnoscoreSettings {

@@ -94,9 +94,9 @@ describe('settings normalization', () => {
 
   it('drops unknown codes and bad severities but keeps the good entries', () => {
     const { settings, problems } = normalizeSettings({
-      severities: { cycle: 'error', 'no-such-code': 'hint', unparsed: 'fatal', 'format-': 'off' },
+      severities: { cycle: 'error', 'no-such-code': 'hint', unparsed: 'fatal', 'format': 'off', 'format-': 'off' },
     });
-    assert.deepEqual(settings.severities, { cycle: 'error' });
+    assert.deepEqual(settings.severities, { cycle: 'error', 'format-': 'off' });
     assert.equal(problems.length, 3);
     assert.ok(problems.every((p) => p.setting === 'annoscore.severities'));
   });
@@ -122,7 +122,8 @@ describe('diagnostic codes and setting ownership', () => {
     for (const code of ['unparsed', 'cycle', 'low-confidence', 'missing-item', 'format-bom']) {
       assert.ok(isDiagnosticCode(code), code);
     }
-    assert.equal(isDiagnosticCode('format-'), false);
+    assert.equal(isDiagnosticCode('format-'), true);  // a prefix for all reader problems, as the server takes it
+    assert.equal(isDiagnosticCode('formats'), false);
     assert.equal(isDiagnosticCode('Cycle'), false);
   });
 
