@@ -190,3 +190,25 @@ def test_a_byte_order_mark_in_a_line_file_is_read_as_evaluate_reads_it(tmp_path)
     assert word["f1"] == pytest.approx(expected.counts.score("Word").f1) and word["f1"] > 0
     codes = [p.code for p in engine.diagnostics(path)]
     assert "format-bom" in codes and "text-mismatch" not in codes
+
+
+def test_a_first_pass_is_frozen_and_what_leaves_the_document_is_freed(tmp_path):
+    """A full pass freezes what it made (out of the cyclic collector's way);
+    segments that leave the document let go of their analysis, so reference
+    counting frees them though frozen; closing unfreezes."""
+    import gc
+    workspace(tmp_path)
+    gc.unfreeze()
+    engine, path = open_pair(tmp_path, PRED)
+    assert gc.get_freeze_count() > 0
+    document = engine.documents[path]
+    row = next(k for k, line in enumerate(PRED.split("\n")) if line.count("\t") == 9)
+    segment = document.store.segments[document.store.segment_at(row)]
+    assert segment.analysis is not None
+    engine.change(path, 2, [((row, 0), (row, 0), "")])  # no change to the text, a new segment
+    engine.rescore(path)
+    assert segment not in document.store.segments and segment.analysis is None
+    kept = list(document.store.segments)
+    engine.close(path)
+    assert gc.get_freeze_count() == 0
+    assert all(s.analysis is None for s in kept)

@@ -381,15 +381,29 @@ async def test_a_large_document_is_first_scored_in_two_processes(client: Languag
         expected.score("UPOS").correct - 1)
 
 
-def test_large_message_bodies_are_released_once_parsed():
+def test_large_message_bodies_are_parsed_once_and_released():
     import io
+    import json as json_module
     from server.lsp.protocol import LARGE_MESSAGE, ReleasableInput
-    body = b"x" * (LARGE_MESSAGE + 5)
-    stdin = ReleasableInput(io.BufferedReader(io.BytesIO(b"Content-Length: 3\r\n" + body + b"abc")))
-    assert stdin.readline() == b"Content-Length: 3\r\n"
-    read = stdin.read(len(body))
-    assert bytes(read) == body and stdin.large == [read]
-    assert stdin.read(3) == b"abc" and len(stdin.large) == 1  # small bodies are not kept
-    stdin.release()
-    assert len(read) == 0 and stdin.large == []
+    message = {"jsonrpc": "2.0", "method": "textDocument/didOpen",
+               "params": {"textDocument": {"text": "é" * LARGE_MESSAGE}}}
+    body = json_module.dumps(message, ensure_ascii=False).encode()
+    broken = b"{" + b"x" * LARGE_MESSAGE
+    stream = io.BufferedReader(io.BytesIO(body + b"abc" + broken + body))
+    stdin = ReleasableInput(stream)
+    hooked = []
+    stdin.structure = lambda data: hooked.append(sorted(data)) or data  # stands for pygls's hook
+
+    stand_in = stdin.read(len(body))
+    assert len(stand_in) < 100  # pygls's reader does not hold the body
+    parsed = stdin.take(json_module.loads(stand_in))
+    assert parsed == message and stdin.parsed == {}
+    assert ["jsonrpc", "method", "params"] in hooked  # parsed with the hook, as pygls would
+    assert stdin.read(3) == b"abc"  # small bodies go to pygls as they are
+    assert stdin.take({"jsonrpc": "2.0"}) == {"jsonrpc": "2.0"}
+    # Not JSON: pygls gets the text and reports the error itself.
+    assert stdin.read(len(broken)) == broken.decode()
+    # Without the hook (another reader), the body itself.
+    stdin.structure = None
+    assert bytes(stdin.read(len(body))) == body
     assert stdin.read(LARGE_MESSAGE) == b""  # end of input: a short body, as from a plain stream

@@ -13,10 +13,22 @@ Work happens in `rescore`: analyse the segments that changed, pair with gold
 and count (reusing what did not change), then `diagnostics` and `score` read
 the results.  A large document's first pass runs in two processes
 (`server.engine.parts`).
+
+Memory management: a first pass makes about a million objects that live as
+long as the document.  Python's cyclic collector would scan them all, again
+and again as they pile up (a quarter of the pass's time on a million-word
+file), and once more at some moment after it.  So a whole pass runs with the
+collector paused, and what it made is then *frozen* (`gc.freeze`): kept out
+of later collections.  The one reference cycle the engine makes (a segment's
+analysis holds infos that point back at the segment) is broken by hand
+when a segment leaves its document (`_forget_segments`), so frozen objects
+are still freed by reference counting; closing a document unfreezes, so
+that anything else is collected as usual.
 """
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 from dataclasses import dataclass, field, replace
@@ -27,6 +39,7 @@ from typing import Any, Callable, Sequence
 from scorer.conllu.counts import METRICS
 from scorer.conllu.evaluate import ConlluOptions, ConlluResult, RefList, SentenceRef
 from scorer.conllu.report import conllu_text
+from scorer.gcpause import gc_paused
 from scorer.problems import Problem, Severity
 from scorer.report import Signature
 
@@ -84,6 +97,7 @@ class Document:
 
     def replace_text(self, text: str) -> None:
         """A whole new text (from disk, or an editor sending everything)."""
+        _forget_segments(getattr(self.store, "segments", ()))
         self.store.replace_all(text)
         self.edits = None
         self._index = None
@@ -151,7 +165,9 @@ class Engine:
             document.in_editor = True
             document.version = version
             return document
-        document = Document(key, path, _store(pairing.format, text), pairing, version, in_editor=True)
+        with gc_paused():
+            store = _store(pairing.format, text)
+        document = Document(key, path, store, pairing, version, in_editor=True)
         document.binary = "\x00" in text
         if pairing.gold is not None and isinstance(document.store, TextStore) \
                 and len(document.store.segments) >= parts.MIN_SENTENCES:
@@ -186,6 +202,8 @@ class Engine:
             document.in_editor = False
             return
         del self.documents[key]
+        _forget_segments(getattr(document.store, "segments", ()))
+        gc.unfreeze()  # what earlier passes froze may be garbage now
 
     def _is_gold_of_open(self, document: Document) -> bool:
         return any(d.pairing.gold == document.path and d.in_editor for d in self.documents.values()
@@ -202,8 +220,9 @@ class Engine:
             if text is None:
                 return None
             pairing = Pairing(document.format, None, document.pairing.pos)
-            gold = self.documents[gold_path] = Document(gold_path, gold_path, _store(pairing.format, text),
-                                                        pairing)
+            with gc_paused():
+                store = _store(pairing.format, text)
+            gold = self.documents[gold_path] = Document(gold_path, gold_path, store, pairing)
         return gold
 
     def dependents(self, path: str) -> list[Document]:
@@ -281,12 +300,16 @@ class Engine:
         threshold = self.settings.threshold
         edits, document.edits = document.edits, []
         changes = self._patch(document, edits)
+        for removed, _ in edits or ():
+            _forget_segments(removed)
         gold = self.gold_document(document)
         if gold is None:
             if changes is None:
-                for segment in document.store.segments:
-                    if segment.analysis is None or segment.analysis[0] != threshold:
-                        segment.analysis = (threshold, analyze_segment(segment, threshold)[0])
+                with gc_paused():
+                    for segment in document.store.segments:
+                        if segment.analysis is None or segment.analysis[0] != threshold:
+                            segment.analysis = (threshold, analyze_segment(segment, threshold)[0])
+                    gc.freeze()
                 document._index = None
             document.conllu = None
             return [key]
@@ -309,9 +332,11 @@ class Engine:
                 and pairing.gold_state == gold_state
             if pairing is None or pairing.settings != settings:
                 pairing = document.conllu = ConlluPairing(settings)
-            if reusable or not rescore_in_two(pairing, document.store.segments, gold.store.segments,
-                                              threshold, self.log):
-                pairing.rescore(document.store.segments, GoldSource(gold.store.segments, threshold))
+            with gc_paused():
+                if reusable or not rescore_in_two(pairing, document.store.segments, gold.store.segments,
+                                                  threshold, self.log):
+                    pairing.rescore(document.store.segments, GoldSource(gold.store.segments, threshold))
+                gc.freeze()  # see the module's docstring
             pairing.gold_state = gold_state
             if changes is None:
                 document._index = None  # positions are made again when needed
@@ -495,6 +520,14 @@ class Engine:
                 signature.files[role] = {"path": doc.path or doc.key,
                                          "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest()}
         return conllu_text(result, signature)
+
+
+def _forget_segments(segments: Sequence[Any]) -> None:
+    """Segments that left their document: break the cycle between each and
+    its analysis, so that reference counting frees them even when frozen."""
+    for segment in segments:
+        if getattr(segment, "analysis", None) is not None:
+            segment.analysis = None
 
 
 def _store(format: str, text: str) -> TextStore | LineStore:

@@ -34,6 +34,7 @@ several threads, could leave a lock held in the child.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import threading
@@ -63,7 +64,10 @@ def _forkserver():
     global _context
     if _context is None:
         _context = multiprocessing.get_context("forkserver")
-        _context.set_forkserver_preload([__name__])
+        # "__main__": an editor starts the `annoscore` script, which each
+        # process from the forkserver would otherwise run again (importing
+        # the whole command line) before it starts.
+        _context.set_forkserver_preload(["__main__", __name__])
     return _context
 
 
@@ -89,32 +93,38 @@ def prepare() -> None:
 # --------------------------------------------------------------------------
 
 
-def _sent_ids(segments: Sequence[Segment]) -> list[str | None]:
+def _sent_id(segment: Segment) -> str | None:
     # A segment's text is its block and blank lines: the comments come first
     # either way (the byte-order mark of a first block hides its sent_id,
     # which only makes it unusable as a cut).
-    return [block_sent_id(s.text) if s.has_block else None for s in segments]
+    return block_sent_id(segment.text) if segment.has_block else None
+
+
+def _holding(segments: Sequence[Segment], sent_id: str, most: int) -> list[int]:
+    """The segments whose sent_id is ``sent_id`` (up to ``most`` + 1 of
+    them).  A substring test first: reading every block's comments would
+    cost more than the whole cut is worth."""
+    found = []
+    for k, segment in enumerate(segments):
+        if sent_id in segment.text and _sent_id(segment) == sent_id:
+            found.append(k)
+            if len(found) > most:
+                break
+    return found
 
 
 def find_cut(system: Sequence[Segment], gold: Sequence[Segment]) -> tuple[int, int] | None:
     """(system segment, gold segment) before which both documents can be
     cut: the same sent_id, found exactly once in each, near the middle of
     the prediction (see SECOND_SHARE); None when there is no such place."""
-    system_ids, gold_ids = _sent_ids(system), _sent_ids(gold)
-    seen: dict[str, int] = {}
-    for ids in (system_ids, gold_ids):
-        for sent_id in ids:
-            if sent_id is not None:
-                seen[sent_id] = seen.get(sent_id, 0) + 1
-    gold_at = {sent_id: k for k, sent_id in enumerate(gold_ids) if sent_id is not None}
     middle = int(len(system) * (1 - SECOND_SHARE))
-    for c in range(middle, min(len(system), middle + 1000)):
-        sent_id = system_ids[c]
-        # Twice in all: once on each side.
-        if sent_id is not None and seen.get(sent_id) == 2 and sent_id in gold_at:
-            g = gold_at[sent_id]
-            if 0 < g < len(gold) and c > 0:
-                return c, g
+    for c in range(max(1, middle), min(len(system), middle + 20)):
+        sent_id = _sent_id(system[c])
+        if sent_id is None or len(_holding(system, sent_id, 1)) != 1:
+            continue
+        in_gold = _holding(gold, sent_id, 1)
+        if len(in_gold) == 1 and in_gold[0] > 0:
+            return c, in_gold[0]
     return None
 
 
@@ -197,6 +207,9 @@ def _receive_segments(connection, line: int) -> list[Segment]:
 def _part_main(connection) -> None:
     # Anything printed must not reach the language server's stdout.
     os.dup2(2, 1)
+    # A short-lived process that makes objects and frees none: the cyclic
+    # collector would only scan them again and again.
+    gc.disable()
     try:
         system_line, gold_line, threshold, settings = connection.recv()
         system = _receive_segments(connection, system_line)

@@ -205,6 +205,7 @@ def main() -> int:
     sys.setswitchinterval(0.001)
     server = create_server()
     stdin = ReleasableInput(sys.stdin.buffer)
+    stdin.structure = server.protocol.structure_message
     server.protocol.releasable_input = stdin
     server.start_io(stdin=stdin)  # type: ignore[arg-type]
     return 0
