@@ -222,21 +222,26 @@ class _Reader:
 # --------------------------------------------------------------------------
 
 
-def project_file(root: str | os.PathLike[str] | None) -> Path | None:
-    """annoscore.toml, or a pyproject.toml with [tool.annoscore], at the root."""
+def _project_source(root: str | os.PathLike[str] | None) -> tuple[Path, str | ValueError | OSError] | None:
+    """The project file at the root — annoscore.toml, or a pyproject.toml
+    with [tool.annoscore] — and its text (or why it cannot be read), read once."""
     if root is None:
         return None
-    root = Path(root)
-    own = root / "annoscore.toml"
-    if own.is_file():
-        return own
-    pyproject = root / "pyproject.toml"
-    if pyproject.is_file():
+    own = Path(root) / "annoscore.toml"
+    for path in (own, Path(root) / "pyproject.toml"):
+        if not path.is_file():
+            continue
         try:
-            if "[tool.annoscore" in pyproject.read_text(encoding="utf-8", errors="replace"):
-                return pyproject
-        except OSError:
-            return None
+            data = path.read_bytes()
+        except OSError as error:
+            if path is own:
+                return path, error
+            continue
+        if path is own or b"[tool.annoscore" in data:
+            try:
+                return path, data.decode("utf-8")
+            except UnicodeDecodeError as error:
+                return path, error
     return None
 
 
@@ -244,13 +249,12 @@ def load_project(root: str | os.PathLike[str] | None,
                  base: Settings | None = None) -> tuple[Settings, list[ConfigProblem]]:
     """Settings from the project file over ``base`` (defaults)."""
     settings = base or Settings()
-    path = project_file(root)
-    if path is None:
+    source = _project_source(root)
+    if source is None:
         return settings, []
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        return settings, [ConfigProblem(f"{path.name}: cannot be read: {error}", str(path), 0)]
+    path, text = source
+    if not isinstance(text, str):
+        return settings, [ConfigProblem(f"{path.name}: cannot be read: {text}", str(path), 0)]
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

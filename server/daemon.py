@@ -45,14 +45,32 @@ def shown(path: str, problem: Problem) -> Shown:
                  problem.code, problem.message)
 
 
+CONFIG_FILES = ("annoscore.toml", "pyproject.toml")
+
+
 class DiskWorkspace:
     def __init__(self, root: str, settings: Settings | None = None) -> None:
         self.root = os.path.abspath(root)
+        self.base_settings = settings
         base, self.config_problems = load_project(self.root, settings)
         from .engine import Engine
 
         self.engine = Engine(self.root, base)
         self.gold_override: str | None = None
+        self.config_reads = 1  # how many times the project file was read
+
+    def reload_config(self) -> list[str]:
+        """Read the project file again (``config_problems`` says what is
+        wrong with it); returns the keys of the documents to rescore."""
+        settings, self.config_problems = load_project(self.root, self.base_settings)
+        self.config_reads += 1
+        keys = self.engine.set_settings(settings)
+        if self.gold_override:
+            from dataclasses import replace
+            for key in keys:
+                document = self.engine.documents[key]
+                document.pairing = replace(document.pairing, gold=os.path.abspath(self.gold_override))
+        return keys
 
     def relevant(self, path: str) -> bool:
         return pairing_for(path, self.engine.settings, self.root) is not None
@@ -60,6 +78,8 @@ class DiskWorkspace:
     def add(self, path: str) -> bool:
         """Track a file; False when it is not a file annoscore reads."""
         path = os.path.abspath(path)
+        if not self.relevant(path):
+            return False
         text = _read_disk_text(path)
         if text is None:
             return False
@@ -70,9 +90,6 @@ class DiskWorkspace:
             from dataclasses import replace
             document.pairing = replace(document.pairing, gold=os.path.abspath(self.gold_override))
         return True
-
-    def tracked(self) -> list[str]:
-        return [d.key for d in self.engine.documents.values() if d.in_editor]
 
     def rescore(self, paths: Iterable[str]) -> list[str]:
         """Rescore documents; returns every key whose results may have changed."""
@@ -85,8 +102,12 @@ class DiskWorkspace:
 
     def changed(self, paths: Iterable[str]) -> list[str]:
         """Files changed on disk: read tracked ones again, and rescore them and
-        the documents scored against them."""
+        the documents scored against them.  A changed project file (at the
+        root) is read again, and everything open rescored."""
         to_rescore: list[str] = []
+        paths = [os.path.abspath(p) for p in paths]
+        if any(os.path.dirname(p) == self.root and os.path.basename(p) in CONFIG_FILES for p in paths):
+            to_rescore += self.reload_config()
         for path in paths:
             path = os.path.abspath(path)
             document = self.engine.documents.get(path)

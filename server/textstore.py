@@ -30,7 +30,6 @@ class Segment:
     text: str              # exact text, newlines included
     first_line: int
     has_block: bool        # False: blank lines only (before the first block)
-    block_line: int        # the block's first line (absolute)
     problems: list[Problem] = field(default_factory=list)  # between-sentence problems, absolute
     bom: bool = False      # the text starts with a byte-order mark (not part of the block)
     # What the engine derived from this text (kept until the text changes).
@@ -89,7 +88,7 @@ def segments_of(text: str, first_line: int, at_file_start: bool) -> list[Segment
     for k, (offset, has_block) in enumerate(cuts):
         end = cuts[k + 1][0] if k + 1 < len(cuts) else len(text)
         piece = text[offset:end]
-        segment = Segment(piece, line, has_block, line, bom=bom and offset == 0)
+        segment = Segment(piece, line, has_block, bom=bom and offset == 0)
         segments.append(segment)
         line += piece.count("\n")
     firsts = [s.first_line for s in segments]
@@ -114,10 +113,6 @@ class TextStore:
     def text(self) -> str:
         return "".join(s.text for s in self.segments)
 
-    def line_count(self) -> int:
-        last = self.segments[-1]
-        return last.first_line + last.n_lines
-
     def segment_at(self, line: int) -> int:
         """Index of the segment holding ``line``."""
         return max(0, min(len(self.segments) - 1, bisect.bisect_right(self._firsts, line) - 1))
@@ -134,7 +129,7 @@ class TextStore:
         return lines[offset] if 0 <= offset < len(lines) else ""
 
     def blocks(self) -> list[tuple[int, str]]:
-        return [(s.block_line, s.block) for s in self.segments if s.has_block]
+        return [(s.first_line, s.block) for s in self.segments if s.has_block]
 
     # --- editing --------------------------------------------------------------
 
@@ -187,7 +182,6 @@ class TextStore:
             shift = line - segment.first_line
             if shift:
                 segment.first_line = line
-                segment.block_line += shift
                 segment.problems = [p.shifted(shift) for p in segment.problems]
             line += segment.n_lines
         self._firsts = [s.first_line for s in segments]
@@ -220,9 +214,6 @@ class LineStore:
     @property
     def text(self) -> str:
         return "\n".join(self.lines)
-
-    def line_count(self) -> int:
-        return len(self.lines)
 
     def line(self, line: int) -> str:
         return self.lines[line] if 0 <= line < len(self.lines) else ""

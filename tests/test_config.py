@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from server.config import Settings, apply_editor_settings, load_project, pairing_for, severity_for
 from scorer.problems import Severity
 
@@ -33,6 +35,19 @@ def test_pyproject_section(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n[tool.annoscore]\nthreshold = 0.5\n')
     settings, problems = load_project(tmp_path)
     assert settings.threshold == 0.5 and problems == []
+
+
+def test_which_project_file_is_read(tmp_path):
+    # A pyproject.toml without [tool.annoscore] is not ours, readable or not.
+    (tmp_path / "pyproject.toml").write_bytes(b'[project]\nname = "\xff"\n')
+    assert load_project(tmp_path) == (Settings(), [])
+    # With it, bytes that are not UTF-8 are reported, not a crash.
+    (tmp_path / "pyproject.toml").write_bytes(b'[tool.annoscore]\nthreshold = 0.5 # \xff\n')
+    settings, problems = load_project(tmp_path)
+    assert settings == Settings() and "cannot be read" in problems[0].message
+    # annoscore.toml wins over pyproject.toml.
+    (tmp_path / "annoscore.toml").write_text("threshold = 0.25\n")
+    assert load_project(tmp_path) == (replace(Settings(), threshold=0.25), [])
 
 
 def test_invalid_project_values_are_reported_with_their_line(tmp_path):

@@ -102,6 +102,60 @@ def test_watch_reports_changes_and_stops_on_ctrl_c(tmp_path):
     assert "Traceback" not in process.stderr.read()
 
 
+def test_a_changed_project_file_is_read_again(tmp_path):
+    from server.config import Settings
+    from server.daemon import DiskWorkspace
+    pred, gold = workspace(tmp_path)
+    other = tmp_path / "other.conllu"
+    other.write_text(PRED, encoding="utf-8")
+    disk = DiskWorkspace(str(tmp_path))
+    assert disk.add(str(other)) and not disk.add(str(tmp_path / "notes.txt"))
+    disk.rescore([str(other)])
+    assert disk.score(str(other))["gold"] is None
+    low = disk.score(str(other))["counts"]["lowConfidence"]
+    config = tmp_path / "annoscore.toml"
+    config.write_text('threshold = 0.01\n[[pair]]\nfiles = "other.conllu"\ngold = "x.gold.conllu"\n')
+    assert str(other) in disk.changed([str(config)])
+    score = disk.score(str(other))
+    assert score["gold"] == str(gold) and score["metrics"]["LAS"]["f1"] > 0
+    assert score["counts"]["lowConfidence"] < low  # the new threshold
+    config.write_text('threshold = "high"\n')
+    assert str(other) in disk.changed([str(config)])
+    assert [p.line for p in disk.config_problems] == [0] and "threshold" in disk.config_problems[0].message
+    assert disk.score(str(other))["gold"] is None and disk.engine.settings.threshold == Settings().threshold
+
+
+def test_watch_reads_a_changed_project_file(tmp_path):
+    workspace(tmp_path)
+    other = tmp_path / "other.conllu"
+    other.write_text(PRED, encoding="utf-8")
+    process = subprocess.Popen(COMMAND + ["watch", str(tmp_path), "--json"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        assert _event_for(process, "other.conllu")["score"]["metrics"] == {}
+        time.sleep(1.0)  # let the watcher settle
+        # A pair for it, and for a file watch has not read yet (not CoNLL-U by name).
+        (tmp_path / "sys.out").write_text(PRED, encoding="utf-8")
+        (tmp_path / "annoscore.toml").write_text(
+            '[[pair]]\nfiles = "other.conllu"\ngold = "x.gold.conllu"\n'
+            '[[pair]]\nfiles = "sys.out"\ngold = "x.gold.conllu"\nformat = "conllu"\n')
+        seen = {}
+        deadline = time.time() + 30
+        while set(seen) != {"other.conllu", "sys.out"} and time.time() < deadline:
+            event = json.loads(process.stdout.readline())
+            if event["path"] in ("other.conllu", "sys.out"):
+                seen[event["path"]] = event
+        assert seen["other.conllu"]["score"]["metrics"]["LAS"]["f1"] > 0
+        assert seen["sys.out"]["score"]["metrics"]["LAS"]["f1"] == seen["other.conllu"]["score"]["metrics"]["LAS"]["f1"]
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=10)
+        finally:
+            process.kill()
+    assert process.returncode == 0
+
+
 def test_a_deleted_gold_file_rescores_what_was_scored_against_it(tmp_path):
     from server.daemon import DiskWorkspace
     pred, gold = workspace(tmp_path)

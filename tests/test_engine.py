@@ -212,3 +212,21 @@ def test_a_first_pass_is_frozen_and_what_leaves_the_document_is_freed(tmp_path):
     engine.close(path)
     assert gc.get_freeze_count() == 0
     assert all(s.analysis is None for s in kept)
+
+
+def test_a_gold_read_from_disk_goes_with_its_last_prediction(tmp_path):
+    workspace(tmp_path)
+    (tmp_path / "y.conllu").write_text(PRED, encoding="utf-8")
+    (tmp_path / "annoscore.toml").write_text('[[pair]]\nfiles = "*.conllu"\ngold = "x.gold.conllu"\n')
+    from server.config import load_project
+    engine = Engine(str(tmp_path), load_project(tmp_path)[0])
+    gold = str(tmp_path / "x.gold.conllu")
+    for name in ("x", "y"):
+        path = str(tmp_path / f"{name}.conllu")
+        engine.open(path, path, PRED, 1)
+        engine.rescore(path)
+    assert gold in engine.documents
+    engine.close(str(tmp_path / "x.conllu"))
+    assert gold in engine.documents  # y is still scored against it
+    engine.close(str(tmp_path / "y.conllu"))
+    assert set(engine.documents) == set()

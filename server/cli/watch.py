@@ -79,7 +79,15 @@ def run(args: argparse.Namespace) -> int:
         for changes in watch(*folders, watch_filter=DefaultFilter(), debounce=400, step=50,
                              raise_interrupt=False, ignore_permission_denied=True):
             changed = {os.path.abspath(path) for _, path in changes}
-            printer.report(workspace.changed(changed), "change")
+            reads = workspace.config_reads
+            keys = workspace.changed(changed)
+            if workspace.config_reads != reads:  # the project file changed: new pairs, new files
+                for problem in workspace.config_problems:
+                    print(f"annoscore watch: {problem.message}", file=sys.stderr, flush=True)
+                added = [os.path.abspath(p) for p in files_under(paths)
+                         if os.path.abspath(p) not in workspace.engine.documents and workspace.add(p)]
+                keys += [key for key in workspace.rescore(added) if key not in keys]
+            printer.report(keys, "change")
     except KeyboardInterrupt:  # pragma: no cover - watch() already turns it into a clean stop
         pass
     return 0

@@ -85,15 +85,11 @@ class SentenceInfo:
 
     @property
     def first_line(self) -> int:
-        return self.segment.block_line + self.line_offset
+        return self.segment.first_line + self.line_offset
 
     def parse(self) -> Sentence:
         """The sentence again (lines inside it count from its own first line)."""
         return parse_blocks(self.segment.block or "", 0)[self.index]
-
-    def low_cells(self, threshold: float) -> list[tuple[int, int, int, str, float]]:
-        """(line, start, end, column, confidence) of each cell below the threshold."""
-        return low_cells(self.parse(), threshold)[0] if self.low else []
 
     def low_problems(self, threshold: float) -> list[Problem]:
         """A ``low-confidence`` problem per cell below the threshold (relative lines), kept."""

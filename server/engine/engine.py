@@ -92,9 +92,6 @@ class Document:
             self._index = _Index(self.store)
         return self._index
 
-    def infos(self) -> list[SentenceInfo]:
-        return self.index().infos
-
     def replace_text(self, text: str) -> None:
         """A whole new text (from disk, or an editor sending everything)."""
         _forget_segments(getattr(self.store, "segments", ()))
@@ -117,7 +114,6 @@ class _Index:
     pass over every sentence of the file."""
 
     def __init__(self, store: TextStore) -> None:
-        self.version = store.version
         self.infos: list[SentenceInfo] = []
         for segment in store.segments:
             if segment.analysis is not None:
@@ -201,9 +197,16 @@ class Engine:
                 document.replace_text(text)
             document.in_editor = False
             return
-        del self.documents[key]
-        _forget_segments(getattr(document.store, "segments", ()))
+        self._drop(document)
+        # Its gold, read from disk for it alone, goes too.
+        gold = self.documents.get(document.pairing.gold or "")
+        if gold is not None and not gold.in_editor and not self._is_gold_of_open(gold):
+            self._drop(gold)
         gc.unfreeze()  # what earlier passes froze may be garbage now
+
+    def _drop(self, document: Document) -> None:
+        del self.documents[document.key]
+        _forget_segments(getattr(document.store, "segments", ()))
 
     def _is_gold_of_open(self, document: Document) -> bool:
         return any(d.pairing.gold == document.path and d.in_editor for d in self.documents.values()

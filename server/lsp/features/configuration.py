@@ -17,7 +17,7 @@ from lsprotocol import types
 
 from scorer.problems import Problem, Severity
 
-from ...config import ConfigProblem, Settings, apply_editor_settings, load_project, project_file
+from ...config import ConfigProblem, Settings, apply_editor_settings, load_project
 
 logger = logging.getLogger("annoscore")
 
@@ -75,7 +75,7 @@ class Configuration:
             await self.pull()
             self.settings, self.problems = self._compute()
             await self.server.worker.run(self.server.engine.set_settings, self.settings)
-        self._report()
+        await self._report()
 
     # --- work -------------------------------------------------------------------
 
@@ -105,13 +105,13 @@ class Configuration:
         """Recompute the settings (project file and editor), and rescore."""
         self.settings, self.problems = self._compute()
         keys = await self.server.worker.run(self.server.engine.set_settings, self.settings)
-        self._report()
+        await self._report()
         scoring = self.server.features.get("Scoring")
         if scoring is not None:
             for key in keys:
                 scoring.schedule(key)
 
-    def _report(self) -> None:
+    async def _report(self) -> None:
         server = self.server
         if self.problems and self.problems != self._shown:
             text = "annoscore: " + "; ".join(p.message for p in self.problems[:5])
@@ -121,11 +121,13 @@ class Configuration:
             for p in self.problems:
                 logger.warning("%s", p.message)
         self._shown = list(self.problems)
-        # Diagnostics on the project file itself.
-        config_path = project_file(server.engine.root)
+        # Diagnostics on the project file itself (and none left on the one
+        # that had them before).
         paths = {p.path for p in self.problems if p.path}
-        for path in {config_path and str(config_path), self._published_config_file} - {None}:
+        for path in (paths | {self._published_config_file}) - {None}:
             problems = [Problem("config", p.message, p.line, 0, 0, Severity.WARNING)
                         for p in self.problems if p.path == path]
-            server.publish_diagnostics(server.uri_for(path), server.lsp_diagnostics(path, problems))
+            # On the engine's thread: lsp_diagnostics reads the engine's documents.
+            diagnostics = await server.worker.run(server.lsp_diagnostics, path, problems)
+            server.publish_diagnostics(server.uri_for(path), diagnostics)
         self._published_config_file = next(iter(paths), None)

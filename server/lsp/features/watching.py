@@ -19,9 +19,9 @@ import os
 from lsprotocol import types
 from watchfiles import DefaultFilter, awatch
 
-logger = logging.getLogger("annoscore")
+from ...daemon import CONFIG_FILES
 
-CONFIG_FILES = ("annoscore.toml", "pyproject.toml")
+logger = logging.getLogger("annoscore")
 
 
 class FileWatching:
