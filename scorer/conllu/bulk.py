@@ -39,7 +39,7 @@ from typing import Sequence
 import numpy as np
 
 from .counts import Counts
-from .reader import _DEPS_EXTENTS, _id_strings, _plain_multiword_rows, block_sent_id
+from .reader import _DEPS_EXTENTS, _id_strings, _plain_multiword_rows, read_comments
 from .score import WordColumns, count_same_tokens
 from .text import has_spaces
 
@@ -50,13 +50,8 @@ _LEMMA, _UPOS, _XPOS, _FEATS, _HEAD, _DEPREL, _DEPS = 2, 3, 4, 5, 6, 7, 8
 def token_text(body: str) -> str | None:
     """The token lines of a block (its leading comments cut off), or None
     when it has none."""
-    pos = 0
-    while body.startswith("#", pos):
-        nl = body.find("\n", pos)
-        if nl < 0:
-            return None
-        pos = nl + 1
-    return body[pos:] if pos else body
+    pos = read_comments(body)[1] if body.startswith("#") else 0
+    return None if pos < 0 else body[pos:] if pos else body
 
 
 def split_columns(text: str, rows: int, misc: bool = False) -> list[list[str]] | None:
@@ -318,9 +313,13 @@ def read_plain(bodies: Sequence[str | None]) -> list[PlainSentence | None]:
     (then parse it: `reader.parse_blocks` reports what is wrong)."""
     out: list[PlainSentence | None] = [None] * len(bodies)
     texts = []
+    sent_ids: list[str | None] = [None] * len(bodies)
     for k, body in enumerate(bodies):
-        text = token_text(body) if body else None
-        if text is not None:
+        if not body:
+            continue
+        sent_ids[k], pos = read_comments(body)
+        if pos >= 0:
+            text = body[pos:] if pos else body
             texts.append((k, text, text.count("\n") + 1))
     for _ in range(2):
         columns = split_columns("\n".join([t[1] for t in texts]), sum(t[2] for t in texts), misc=True) \
@@ -372,8 +371,8 @@ def read_plain(bodies: Sequence[str | None]) -> list[PlainSentence | None]:
             chars = "".join([sentence_forms[r] for r in token_rows[k]])
         else:
             chars = "".join(sentence_forms)
-        index, body = texts[k][0], bodies[texts[k][0]]
-        out[index] = PlainSentence(block_sent_id(body or ""), chars,
+        index = texts[k][0]
+        out[index] = PlainSentence(sent_ids[index], chars,
                                    "\t".join(ids[a:b]) + "\n" + "\t".join(sentence_forms),
                                    words[j], misc[word_starts[j]:word_starts[j + 1]],
                                    (batch, word_starts[j], word_starts[j + 1]),

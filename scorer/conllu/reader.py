@@ -214,8 +214,13 @@ def holds_one_sentence(body: str) -> bool:
 def block_sent_id(body: str) -> str | None:
     """The ``sent_id`` of a block, read from its leading comments exactly as
     `parse_block` reads it, without parsing the rest."""
-    if not body.startswith("#"):
-        return None
+    return read_comments(body)[0] if body.startswith("#") else None
+
+
+def read_comments(body: str) -> tuple[str | None, int]:
+    """A block's ``sent_id`` (see `block_sent_id`) and where its lines after
+    the leading comments start (-1 when there are none): one walk over the
+    comments for both."""
     sent_id = None
     pos = 0
     while body.startswith("#", pos):
@@ -225,9 +230,9 @@ def block_sent_id(body: str) -> str | None:
             if sep and key.strip() == "sent_id":
                 sent_id = value.strip()
         if nl < 0:
-            break
+            return sent_id, -1
         pos = nl + 1
-    return sent_id
+    return sent_id, pos
 
 
 def parse_blocks(body: str, first_line: int = 0) -> list[Sentence]:

@@ -252,7 +252,7 @@ class Unit:
     # (its own counts are made when it is edited).
     counts: Counts | None
     clean: bool = True
-    key: tuple = ()           # identities of the infos it was counted from
+    key: tuple = ()           # identities of the infos it was counted from (none when counted in bulk)
     problems: Sequence[Sequence[Problem]] = NONE  # per system sentence
     mismatch: Mismatch | None = None  # UNMATCHED: where the text differs
 
@@ -343,17 +343,19 @@ class ConlluPairing:
             plain.clear()
 
         def count(gold_positions: list[int], system_positions: list[int], final: bool) -> None:
-            key = unit_key([self.gold[k] for k in gold_positions], [self.system[k] for k in system_positions])
             if len(gold_positions) == 1 and len(system_positions) == 1 and not self.settings.gold_diff:
                 g, s = self.gold[gold_positions[0]], self.system[system_positions[0]]
                 if g.tokens is not None and g.tokens == s.tokens:
-                    unit = Unit(PAIRED, gold_positions, system_positions, None, True, key)
+                    # Counted in bulk: no key (only units with counts of their
+                    # own are looked up by it; `update` gives it one).
+                    unit = Unit(PAIRED, gold_positions, system_positions, None, True)
                     plain.append((unit, g, s))
                     if len(plain) >= BULK_BATCH:
                         flush_plain()
                     self._add(unit)
                     return
             forget(gold_positions, system_positions)
+            key = unit_key([self.gold[k] for k in gold_positions], [self.system[k] for k in system_positions])
             previous = old.get(key)
             if previous is not None and previous.kind == PAIRED and (previous.clean or final):
                 self._add(Unit(PAIRED, gold_positions, system_positions, previous.counts,

@@ -327,7 +327,8 @@ def rescore_in_two(pairing: ConlluPairing, system: Sequence[Segment], gold: Sequ
     for kind, gold_positions, system_positions, values, clean, problems, mismatch in part.units:
         gold_positions = [k + g0 for k in gold_positions]
         system_positions = [k + s0 for k in system_positions]
-        key = unit_key([pairing.gold[k] for k in gold_positions], [pairing.system[k] for k in system_positions])
+        key = () if values is None else unit_key([pairing.gold[k] for k in gold_positions],
+                                                  [pairing.system[k] for k in system_positions])
         pairing.units.append(Unit(kind, gold_positions, system_positions,
                                   None if values is None else Counts(values), clean, key, problems, mismatch))
     pairing.bulk_totals = first.bulk_totals + Counts(part.bulk_totals)
