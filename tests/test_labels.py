@@ -51,6 +51,23 @@ def test_malformed_lines_are_errors_with_their_line(lines, code, line):
     assert [(p.code, p.line) for p in problems] == [(code, line)]
 
 
+@pytest.mark.parametrize("lines", [
+    [" a\tX", "b\tY", "   a\tZ"],              # well formed: read with whole-list operations
+    [" a\tX", "b\tY", "   a\tZ", "c"],         # a bad line: read line by line
+])
+def test_a_duplicate_id_is_marked_where_it_is_in_its_line(lines):
+    duplicate = next(p for p in parse_labels(lines).problems if p.code == "format-duplicate-id")
+    assert (duplicate.line, duplicate.start, duplicate.end) == (2, 3, 4)
+    (first,) = duplicate.related
+    assert (first.line, first.start, first.end) == (0, 1, 2)
+
+
+def test_a_line_of_only_whitespace_among_plain_labels_is_marked_whole():
+    problems = parse_labels(["  ", "X", "\t ", "", "Y"]).problems
+    assert [(p.code, p.line, p.start, p.end) for p in problems] == [
+        ("format-empty-label", 0, 0, 2), ("format-empty-label", 2, 0, 2), ("format-empty-label", 3, 0, 0)]
+
+
 def test_parse_item_columns():
     line = " id7 \t\tx"
     item, problems = parse_item(line, 3, True)
@@ -218,6 +235,8 @@ def test_reading_in_blocks_equals_reading_whole_lines():
         "\n\nX\nY\n\nZ\n\n\n",                     # blank lines among plain labels are errors, at the end not
         "a\tX\nb\n c \t Y \nd\tX\tQ\na\tZ\n",      # problems of every kind
         "X\nY\nZ",
+        " a\tX\n  b\tY\n   a\tZ\n",               # a duplicate ID after leading spaces
+        "X\n  \nY\n",                             # a line of spaces among plain labels
     ]
     for text in texts:
         whole = parse_labels(split_lines(text))
@@ -225,7 +244,7 @@ def test_reading_in_blocks_equals_reading_whole_lines():
             blocks = parse_label_blocks(line_blocks(text, size))
             assert (blocks.has_ids, blocks.ids, blocks.labels, list(blocks.lines)) == \
                 (whole.has_ids, whole.ids, whole.labels, list(whole.lines)), (text, size)
-            assert [(p.code, p.line) for p in blocks.problems] == [(p.code, p.line) for p in whole.problems]
+            assert blocks.problems == whole.problems
     plain = parse_labels(split_lines(texts[1]))
     assert plain.labels == ["X", "Y", "Z"] and [(p.code, p.line) for p in plain.problems] == [
         ("format-empty-label", 0), ("format-empty-label", 1), ("format-empty-label", 4)]
