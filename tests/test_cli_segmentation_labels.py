@@ -71,6 +71,20 @@ def test_segmentation_json_contract(capsys, seg):
     assert set(sig["files"]) == {"pred", "gold"} and len(sig["files"]["gold"]["sha256"]) == 64
 
 
+def test_a_mismatch_column_after_a_byte_order_mark(capsys, tmp_path):
+    """The column is the one in the line as editors show it (without the mark)."""
+    gold = write(tmp_path, "gold.txt", "h i\n")
+    pred = write(tmp_path, "pred.txt", "\ufeffh j\n")
+    status, out, _ = run(capsys, "evaluate", pred, gold, "--json")
+    data = json.loads(out)
+    assert status == 0
+    assert data["mismatched"] == [{"line": 1, "gold_line": 1, "offset": 1, "column": 3,
+                                   "text": "hj", "gold_text": "hi"}]
+    assert data["file_problems"]["prediction"] == [{
+        "code": "format-bom", "message": "a byte-order mark at the start of the file was ignored",
+        "line": 1, "column": 1}]
+
+
 def test_pos_adds_tagged_word(capsys, tmp_path):
     gold = write(tmp_path, "gold.tsv", "I/PRON\t \tran/VERB\n")
     pred = write(tmp_path, "pred.tsv", "I/PRON\t \tran/NOUN\n")
@@ -100,6 +114,7 @@ def test_litsea_pair_through_the_cli(capsys):
 @pytest.mark.parametrize("pred,gold,argv,status,needle", [
     ("a b\nx y\nc d\n", "a b\nc d\n", [], 1, "pred.txt:2: the prediction has 3 lines and gold has 2"),
     (b"a \xff b\n", "a b\n", [], 1, "pred.txt:1:3: not UTF-8"),
+    (b"\xef\xbb\xbfa \xff b\n", "a b\n", [], 1, "pred.txt:1:3: not UTF-8"),  # a column after the BOM
     ("a b\n", b"a\nb\x80\n", [], 1, "gold.txt:2:2: not UTF-8"),
     ("", "a b\n", [], 1, "pred.txt: the file is empty"),
     (b"a\x00b", "a b\n", [], 1, "not a text file"),
@@ -209,6 +224,9 @@ def test_labels_save_errors_and_compare(capsys, tmp_path, labels):
     ("a\tX\na\tY\n", "a\tX\n", [], 1, "pred.tsv:2:1: ID 'a' already used on line 1"),
     ("a\tX\n", "a\tX\nb\n", [], 1, "gold.tsv:2:1: no TAB"),
     ("X\n\nY\n", "X\nY\nZ\n", [], 1, "pred.tsv:2:1: blank line among items"),
+    # Columns are those of the line without the byte-order mark, as editors show it.
+    ("\ufeff a\tX\tY\n", "a\tX\n", [], 1, "pred.tsv:1:5: more than one TAB"),
+    ("\ufeff  a\tX\n  a\tY\n", "a\tX\n", [], 1, "pred.tsv:2:3: ID 'a' already used on line 1"),
     ("a\tX\n", "a\tX\n", ["--pos"], 2, "--pos applies to segmentation"),
     ("a\tX\n", "a\tX\n", ["--calibration"], 2, "--calibration applies to CoNLL-U"),
     ("a\tX\n", "\n\n \n", [], 1, "gold.tsv: no items"),
