@@ -98,6 +98,37 @@ def test_accuracy_macro_recall_macro_f1_and_the_never_predicted_class():
     assert r.paired_by == BY_ORDER
 
 
+def test_per_class_precision_recall_f1_equal_a_computation_from_the_confusion_counts():
+    # gold: A A A A B B C C C D; pred: A A A B B A C C A Q
+    # confusion: A->A 3, A->B 1; B->B 1, B->A 1; C->C 2, C->A 1; D->Q 1 (Q: not a gold class)
+    # A: tp 3, predicted 5, support 4 -> P 3/5 R 3/4 F1 2/3
+    # B: tp 1, predicted 2, support 2 -> P 1/2 R 1/2 F1 1/2
+    # C: tp 2, predicted 2, support 3 -> P 1   R 2/3 F1 4/5
+    # D: tp 0, predicted 0, support 1 -> P 0   R 0   F1 0
+    r = score("A\nA\nA\nA\nB\nB\nC\nC\nC\nD", "A\nA\nA\nB\nB\nA\nC\nC\nA\nQ")
+    s = r.counts.scores()
+    assert r.counts.pairs == Counter({("A", "A"): 3, ("A", "B"): 1, ("B", "B"): 1, ("B", "A"): 1,
+                                      ("C", "C"): 2, ("C", "A"): 1, ("D", "Q"): 1})
+    by_hand = {"A": (3 / 5, 3 / 4, 2 / 3), "B": (1 / 2, 1 / 2, 1 / 2), "C": (1.0, 2 / 3, 4 / 5),
+               "D": (0.0, 0.0, 0.0)}
+    assert list(s.per_class) == ["A", "B", "C", "D"]
+    for label, (precision, recall, f1) in by_hand.items():
+        got = s.per_class[label]
+        assert (got.precision, got.recall, got.f1) == pytest.approx((precision, recall, f1), abs=1e-15), label
+    # The same from the confusion counts with a small reference computation.
+    for label, got in s.per_class.items():
+        tp = r.counts.pairs[(label, label)]
+        predicted = sum(n for (_, p), n in r.counts.pairs.items() if p == label)
+        support = sum(n for (g, _), n in r.counts.pairs.items() if g == label)
+        precision = tp / predicted if predicted else 0.0
+        recall = tp / support if support else 0.0
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        assert (got.correct, got.system_total, got.gold_total) == (tp, predicted, support)
+        assert (got.precision, got.recall, got.f1) == pytest.approx((precision, recall, f1), abs=1e-15)
+    assert s.macro_f1 == pytest.approx((2 / 3 + 1 / 2 + 4 / 5 + 0) / 4, abs=1e-15)
+    assert s.macro_recall == pytest.approx((3 / 4 + 1 / 2 + 2 / 3 + 0) / 4, abs=1e-15)
+
+
 def test_baselines():
     # 3 of 5 gold items are "ce": majority accuracy 0.6; macro recall of always-ce = 1/3 = uniform
     s = score("ce\nce\nce\nil\nelle", "il\nil\nil\nil\nil").counts.scores()
@@ -176,6 +207,8 @@ def test_against_textbook_definitions_on_random_data():
         recall = tp / support
         f1s.append(2 * precision * recall / (precision + recall) if precision + recall else 0.0)
         assert s.per_class[c].gold_total == support and s.per_class[c].system_total == predicted
+        assert (s.per_class[c].precision, s.per_class[c].recall, s.per_class[c].f1) == \
+            pytest.approx((precision, recall, f1s[-1]), abs=1e-12)
     assert s.macro_f1 == pytest.approx(sum(f1s) / len(f1s), abs=1e-12)
 
 
