@@ -22,6 +22,10 @@ def open_pair(tmp_path, pred_text, name="x", settings=None):
     return engine, path
 
 
+CONLLU_METRICS = ["Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags", "Lemmas",
+                  "UAS", "LAS", "CLAS", "MLAS", "BLEX", "ELAS", "EULAS"]
+
+
 @pytest.mark.parametrize("name,options", [
     ("UD_French-GSD/fr_gsd-ud-test.conllu", ["--tok-noise", "0.3", "--conf", "--unparsed", "4"]),
     ("UD_English-EWT/en_ewt-ud-test.conllu", ["--merge-sents", "0.1", "--refuse", "10", "--drop", "0.1"]),
@@ -37,6 +41,9 @@ def test_engine_totals_equal_evaluate(tmp_path, name, options, sentences):
         predicted_only=sentences == "predicted", annotated_only=sentences == "annotated"))
     document = engine.documents[path]
     assert document.conllu.totals == expected.counts
+    # The payload has every CoNLL 2018 metric (scorer.conllu.counts.METRICS), in
+    # its order, and nothing else.
+    assert list(engine.score(path)["metrics"]) == CONLLU_METRICS
     assert len(document.conllu.missing) == expected.missing.count
     assert len(document.conllu.unmatched) == expected.unmatched.count
 
@@ -115,6 +122,7 @@ def test_segmentation_files_in_the_engine_equal_evaluate(tmp_path, pred, gold, f
     engine.rescore(str(pred_path))
     expected = evaluate_segmentation(pred_path, gold_path, SegmentationOptions(fmt, pos))
     payload = engine.score(str(pred_path))
+    assert list(payload["metrics"]) == (["Word", "Boundary", "TaggedWord"] if pos else ["Word", "Boundary"])
     for name, metric in payload["metrics"].items():
         assert metric["f1"] == pytest.approx(expected.counts.score(name).f1)
     # Edit one line (a word split in two): the score follows.
@@ -150,6 +158,7 @@ def test_label_files_in_the_engine_equal_evaluate(tmp_path):
     engine.rescore(path)
     expected = evaluate_labels(tmp_path / "x.lab", tmp_path / "x.gold.lab").counts.scores()
     metrics = engine.score(path)["metrics"]
+    assert list(metrics) == ["Accuracy", "MacroRecall", "MacroF1"]
     assert metrics["Accuracy"]["value"] == pytest.approx(expected.accuracy)
     assert metrics["MacroRecall"]["value"] == pytest.approx(expected.macro_recall)
     assert metrics["MacroF1"]["value"] == pytest.approx(expected.macro_f1)
