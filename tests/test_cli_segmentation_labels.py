@@ -54,6 +54,7 @@ def test_segmentation_table(capsys, seg):
 
 def test_segmentation_json_contract(capsys, seg):
     status, out, _ = run(capsys, "evaluate", *seg, "--json")
+    assert status == 0
     data = json.loads(out)
     assert set(data) >= {"metrics", "sentences", "mismatched", "signature"}
     assert set(data["metrics"]) == {"Word", "Boundary"}
@@ -89,6 +90,7 @@ def test_pos_adds_tagged_word(capsys, tmp_path):
     gold = write(tmp_path, "gold.tsv", "I/PRON\t \tran/VERB\n")
     pred = write(tmp_path, "pred.tsv", "I/PRON\t \tran/NOUN\n")
     status, out, _ = run(capsys, "evaluate", pred, gold, "--pos", "--json")
+    assert status == 0
     data = json.loads(out)
     assert data["metrics"]["TaggedWord"]["correct"] == 1
     assert data["signature"]["format"] == "tsv" and data["signature"]["options"]["pos"] is True
@@ -107,6 +109,7 @@ def test_litsea_pair_through_the_cli(capsys):
     folder = shared_path("data", "litsea")
     status, out, _ = run(capsys, "evaluate", folder / "pred" / "korean_gsd_test.korean.pred.tsv",
                          folder / "eval" / "korean_gsd_test.tsv", "--json")
+    assert status == 0
     word = json.loads(out)["metrics"]["Word"]
     assert f"{100 * word['f1']:.2f}" == "99.91"
 
@@ -186,6 +189,7 @@ def test_labels_table(capsys, labels):
 
 def test_labels_json_contract(capsys, labels):
     status, out, _ = run(capsys, "evaluate", *labels, "--format", "labels", "--json")
+    assert status == 0
     data = json.loads(out)
     assert set(data) >= {"metrics", "per_class", "confusion", "baselines", "missing", "signature"}
     accuracy = data["metrics"]["Accuracy"]
@@ -208,13 +212,14 @@ def test_labels_json_contract(capsys, labels):
 
 def test_labels_save_errors_and_compare(capsys, tmp_path, labels):
     errors_a = tmp_path / "a.json"
-    run(capsys, "evaluate", *labels, "--format", "labels", "--save-errors", errors_a)
+    assert run(capsys, "evaluate", *labels, "--format", "labels", "--save-errors", errors_a)[0] == 0
     saved = json.loads(errors_a.read_text())
     assert saved["outcomes"] == "10100" and saved["metric"] == "Accuracy"
     better = write(tmp_path, "better.tsv", "s1\tce\ns2\til\ns3\tce\ns4\telle\ns5\tce\n")
     errors_b = tmp_path / "b.json"
-    run(capsys, "evaluate", better, labels[1], "--format", "labels", "--save-errors", errors_b)
+    assert run(capsys, "evaluate", better, labels[1], "--format", "labels", "--save-errors", errors_b)[0] == 0
     status, out, _ = run(capsys, "compare", errors_a, errors_b, "--json")
+    assert status == 0
     data = json.loads(out)
     assert (data["only_a_wrong"], data["only_b_wrong"], data["both_right"]) == (3, 0, 2)
     assert data["p_value"] == 0.25  # 2 * (1/2)^3

@@ -45,10 +45,10 @@ def test_check_with_explicit_gold(tmp_path, monkeypatch, capsys):
     other = tmp_path / "other.conllu"
     other.write_text(PRED, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    main(["check", "other.conllu", "--gold", "x.gold.conllu", "--json"])
+    assert main(["check", "other.conllu", "--gold", "x.gold.conllu", "--json"]) == 1  # its cycles, ...
     data = json.loads(capsys.readouterr().out)
     assert data["files"][0]["score"]["metrics"]["LAS"]["f1"] > 0
-    main(["check", "other.conllu", "--json"])
+    assert main(["check", "other.conllu", "--json"]) == 1  # no gold: still its cycles
     assert json.loads(capsys.readouterr().out)["files"][0]["score"]["metrics"] == {}
 
 
