@@ -3,6 +3,8 @@
 A problem names a place (0-based line, and a span of character offsets in
 that line, counted in code points as Python indexes strings) and carries a
 stable ``code`` that tools can rely on (``format-columns``, ``cycle``, ...).
+On line 1 of a file with a byte-order mark, columns count from the first
+character after the mark: editors show (and send) the text without it.
 Editors get these spans as LSP ranges (the LSP adapter converts code points
 to UTF-16 units when the client needs it); the command line prints them
 1-based as ``path:line:col``.

@@ -50,7 +50,7 @@ def mcnemar_exact(only_a_wrong: int, only_b_wrong: int) -> float:
 
 
 # Above this many disagreements the exact sum gets slow (its integers have n
-# bits), and the float sum below agrees with it to about 1e-11 (relative).
+# bits), and the float sum below agrees with it to a few 1e-11 (relative) at this size.
 EXACT_MCNEMAR_LIMIT = 20_000
 
 

@@ -47,6 +47,7 @@ def test_table(capsys, files):
 
 def test_json_contract(capsys, files):
     status, out, _ = run(capsys, "evaluate", str(files[0]), str(files[1]), "--json", "--predicted-only")
+    assert status == 0
     data = json.loads(out)
     assert set(data["metrics"]) == {"Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags",
                                     "Lemmas", "UAS", "LAS", "CLAS", "MLAS", "BLEX", "ELAS", "EULAS"}
@@ -65,19 +66,22 @@ def test_json_contract(capsys, files):
 
 
 def test_strict_adds_metrics(capsys, files):
-    _, out, _ = run(capsys, "evaluate", str(files[0]), str(files[1]), "--json", "--strict")
+    status, out, _ = run(capsys, "evaluate", str(files[0]), str(files[1]), "--json", "--strict")
+    assert status == 0
     assert {"UFeatsAll", "AllTagsAll", "LASFull"} <= set(json.loads(out)["metrics"])
 
 
 def test_calibration_and_threshold(capsys, files):
-    _, out, _ = run(capsys, "evaluate", str(files[0]), str(files[1]), "--json", "--calibration",
-                    "--threshold", "0.5")
+    status, out, _ = run(capsys, "evaluate", str(files[0]), str(files[1]), "--json", "--calibration",
+                         "--threshold", "0.5")
+    assert status == 0
     data = json.loads(out)
     assert data["threshold"]["below"] == 1 and data["threshold"]["below_accuracy"] == 0.0
     # Conf=0.9 on word 1 covers its six cells, all right; UPOS 0.3 of word 2 is wrong.
     assert data["threshold"]["above"] == 6 and data["threshold"]["above_accuracy"] == 1.0
     assert data["calibration"]["columns"]["UPOS"]["bins"][0]["cells"] == 1
-    _, out, _ = run(capsys, "evaluate", str(files[0]), str(files[1]), "--calibration")
+    status, out, _ = run(capsys, "evaluate", str(files[0]), str(files[1]), "--calibration")
+    assert status == 0
     assert "Expected calibration error" in out
 
 
@@ -137,6 +141,7 @@ def test_official_run_beside_ours(capsys, tmp_path, files):
     script = write(tmp_path, "conll18_ud_eval.py", OFFICIAL_SCRIPT)
     status, out, _ = run(capsys, "evaluate", str(files[0]), str(files[1]), "--official", str(script),
                          "--json")
+    assert status == 0
     data = json.loads(out)
     official = data["official"]
     assert official["error"] is None and official["sentences"] == 2 and official["repaired_sentences"] == 1

@@ -54,6 +54,7 @@ def test_segmentation_table(capsys, seg):
 
 def test_segmentation_json_contract(capsys, seg):
     status, out, _ = run(capsys, "evaluate", *seg, "--json")
+    assert status == 0
     data = json.loads(out)
     assert set(data) >= {"metrics", "sentences", "mismatched", "signature"}
     assert set(data["metrics"]) == {"Word", "Boundary"}
@@ -71,10 +72,25 @@ def test_segmentation_json_contract(capsys, seg):
     assert set(sig["files"]) == {"pred", "gold"} and len(sig["files"]["gold"]["sha256"]) == 64
 
 
+def test_a_mismatch_column_after_a_byte_order_mark(capsys, tmp_path):
+    """The column is the one in the line as editors show it (without the mark)."""
+    gold = write(tmp_path, "gold.txt", "h i\n")
+    pred = write(tmp_path, "pred.txt", "\ufeffh j\n")
+    status, out, _ = run(capsys, "evaluate", pred, gold, "--json")
+    data = json.loads(out)
+    assert status == 0
+    assert data["mismatched"] == [{"line": 1, "gold_line": 1, "offset": 1, "column": 3,
+                                   "text": "hj", "gold_text": "hi"}]
+    assert data["file_problems"]["prediction"] == [{
+        "code": "format-bom", "message": "a byte-order mark at the start of the file was ignored",
+        "line": 1, "column": 1}]
+
+
 def test_pos_adds_tagged_word(capsys, tmp_path):
     gold = write(tmp_path, "gold.tsv", "I/PRON\t \tran/VERB\n")
     pred = write(tmp_path, "pred.tsv", "I/PRON\t \tran/NOUN\n")
     status, out, _ = run(capsys, "evaluate", pred, gold, "--pos", "--json")
+    assert status == 0
     data = json.loads(out)
     assert data["metrics"]["TaggedWord"]["correct"] == 1
     assert data["signature"]["format"] == "tsv" and data["signature"]["options"]["pos"] is True
@@ -93,6 +109,7 @@ def test_litsea_pair_through_the_cli(capsys):
     folder = shared_path("data", "litsea")
     status, out, _ = run(capsys, "evaluate", folder / "pred" / "korean_gsd_test.korean.pred.tsv",
                          folder / "eval" / "korean_gsd_test.tsv", "--json")
+    assert status == 0
     word = json.loads(out)["metrics"]["Word"]
     assert f"{100 * word['f1']:.2f}" == "99.91"
 
@@ -100,6 +117,7 @@ def test_litsea_pair_through_the_cli(capsys):
 @pytest.mark.parametrize("pred,gold,argv,status,needle", [
     ("a b\nx y\nc d\n", "a b\nc d\n", [], 1, "pred.txt:2: the prediction has 3 lines and gold has 2"),
     (b"a \xff b\n", "a b\n", [], 1, "pred.txt:1:3: not UTF-8"),
+    (b"\xef\xbb\xbfa \xff b\n", "a b\n", [], 1, "pred.txt:1:3: not UTF-8"),  # a column after the BOM
     ("a b\n", b"a\nb\x80\n", [], 1, "gold.txt:2:2: not UTF-8"),
     ("", "a b\n", [], 1, "pred.txt: the file is empty"),
     (b"a\x00b", "a b\n", [], 1, "not a text file"),
@@ -171,6 +189,7 @@ def test_labels_table(capsys, labels):
 
 def test_labels_json_contract(capsys, labels):
     status, out, _ = run(capsys, "evaluate", *labels, "--format", "labels", "--json")
+    assert status == 0
     data = json.loads(out)
     assert set(data) >= {"metrics", "per_class", "confusion", "baselines", "missing", "signature"}
     accuracy = data["metrics"]["Accuracy"]
@@ -193,13 +212,14 @@ def test_labels_json_contract(capsys, labels):
 
 def test_labels_save_errors_and_compare(capsys, tmp_path, labels):
     errors_a = tmp_path / "a.json"
-    run(capsys, "evaluate", *labels, "--format", "labels", "--save-errors", errors_a)
+    assert run(capsys, "evaluate", *labels, "--format", "labels", "--save-errors", errors_a)[0] == 0
     saved = json.loads(errors_a.read_text())
     assert saved["outcomes"] == "10100" and saved["metric"] == "Accuracy"
     better = write(tmp_path, "better.tsv", "s1\tce\ns2\til\ns3\tce\ns4\telle\ns5\tce\n")
     errors_b = tmp_path / "b.json"
-    run(capsys, "evaluate", better, labels[1], "--format", "labels", "--save-errors", errors_b)
+    assert run(capsys, "evaluate", better, labels[1], "--format", "labels", "--save-errors", errors_b)[0] == 0
     status, out, _ = run(capsys, "compare", errors_a, errors_b, "--json")
+    assert status == 0
     data = json.loads(out)
     assert (data["only_a_wrong"], data["only_b_wrong"], data["both_right"]) == (3, 0, 2)
     assert data["p_value"] == 0.25  # 2 * (1/2)^3
@@ -209,6 +229,9 @@ def test_labels_save_errors_and_compare(capsys, tmp_path, labels):
     ("a\tX\na\tY\n", "a\tX\n", [], 1, "pred.tsv:2:1: ID 'a' already used on line 1"),
     ("a\tX\n", "a\tX\nb\n", [], 1, "gold.tsv:2:1: no TAB"),
     ("X\n\nY\n", "X\nY\nZ\n", [], 1, "pred.tsv:2:1: blank line among items"),
+    # Columns are those of the line without the byte-order mark, as editors show it.
+    ("\ufeff a\tX\tY\n", "a\tX\n", [], 1, "pred.tsv:1:5: more than one TAB"),
+    ("\ufeff  a\tX\n  a\tY\n", "a\tX\n", [], 1, "pred.tsv:2:3: ID 'a' already used on line 1"),
     ("a\tX\n", "a\tX\n", ["--pos"], 2, "--pos applies to segmentation"),
     ("a\tX\n", "a\tX\n", ["--calibration"], 2, "--calibration applies to CoNLL-U"),
     ("a\tX\n", "\n\n \n", [], 1, "gold.tsv: no items"),

@@ -49,6 +49,7 @@ def test_example_table(capsys, example):
 
 def test_example_json(capsys, example):
     status, out, _ = run(capsys, "compare", *example, "--json")
+    assert status == 0
     data = json.loads(out)
     assert {k: data[k] for k in ("both_right", "both_wrong", "only_a_wrong", "only_b_wrong")} == {
         "both_right": 712, "both_wrong": 41, "only_a_wrong": 75, "only_b_wrong": 56}
@@ -58,8 +59,10 @@ def test_example_json(capsys, example):
 
 def test_alpha_changes_the_verdict(capsys, example):
     status, out, _ = run(capsys, "compare", *example, "--json", "--alpha", "0.2")
+    assert status == 0  # significant or not, the comparison ran
     assert json.loads(out)["significant"] is True
     status, out, _ = run(capsys, "compare", *example, "--alpha", "0.2")
+    assert status == 0
     assert "significant at 0.2" in out and "B makes fewer errors" in out
 
 
@@ -67,6 +70,7 @@ def test_items_scored_in_one_list_only_are_left_out_and_counted(capsys, tmp_path
     a = save(tmp_path / "a.json", "1-00", system="A")
     b = save(tmp_path / "b.json", "10-1", system="B")
     status, out, _ = run(capsys, "compare", a, b, "--json")
+    assert status == 0
     data = json.loads(out)
     assert (data["both_right"], data["only_a_wrong"]) == (1, 1)
     assert data["scored_in_one_list_only"] == {"a": 1, "b": 1}
@@ -109,6 +113,7 @@ def test_end_to_end_two_segmenters(capsys, tmp_path):
     saved = json.loads(open(lists[0]).read())
     assert saved["outcomes"] == "111100" and saved["metric"] == "Word" and saved["format"] == "space"
     status, out, _ = run(capsys, "compare", *lists, "--json")
+    assert status == 0
     data = json.loads(out)
     assert (data["both_right"], data["both_wrong"], data["only_a_wrong"], data["only_b_wrong"]) == (2, 0, 2, 2)
     assert data["p_value"] == 1.0

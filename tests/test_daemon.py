@@ -45,11 +45,28 @@ def test_check_with_explicit_gold(tmp_path, monkeypatch, capsys):
     other = tmp_path / "other.conllu"
     other.write_text(PRED, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    main(["check", "other.conllu", "--gold", "x.gold.conllu", "--json"])
+    assert main(["check", "other.conllu", "--gold", "x.gold.conllu", "--json"]) == 1  # its cycles, ...
     data = json.loads(capsys.readouterr().out)
     assert data["files"][0]["score"]["metrics"]["LAS"]["f1"] > 0
-    main(["check", "other.conllu", "--json"])
+    assert main(["check", "other.conllu", "--json"]) == 1  # no gold: still its cycles
     assert json.loads(capsys.readouterr().out)["files"][0]["score"]["metrics"] == {}
+
+
+def test_check_columns_after_a_byte_order_mark(tmp_path, monkeypatch, capsys):
+    """check reads the file from disk, mark and all; its columns are those of
+    the line as an editor shows it, without the mark."""
+    (tmp_path / "annoscore.toml").write_text('[[pair]]\nfiles = "p.lab"\ngold = "g.lab"\nformat = "labels"\n')
+    (tmp_path / "p.lab").write_text("\ufeff a\t Y\n  a\tX\n", encoding="utf-8")
+    (tmp_path / "g.lab").write_text("a\tX\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "p.lab"]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        "p.lab:1:1: warning format-bom a byte-order mark at the start of the file was ignored",
+        "p.lab:1:5: warning label-mismatch gold has 'X'",
+        "p.lab:1:5: warning unknown-label gold never uses the label 'Y'",
+        "p.lab:2:3: error format-duplicate-id ID 'a' already used on line 1",
+        "p.lab:2:3: warning extra-item no gold item has ID 'a'",
+    ]
 
 
 def _read_events(process, count, timeout=30):

@@ -22,6 +22,10 @@ def open_pair(tmp_path, pred_text, name="x", settings=None):
     return engine, path
 
 
+CONLLU_METRICS = ["Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags", "Lemmas",
+                  "UAS", "LAS", "CLAS", "MLAS", "BLEX", "ELAS", "EULAS"]
+
+
 @pytest.mark.parametrize("name,options", [
     ("UD_French-GSD/fr_gsd-ud-test.conllu", ["--tok-noise", "0.3", "--conf", "--unparsed", "4"]),
     ("UD_English-EWT/en_ewt-ud-test.conllu", ["--merge-sents", "0.1", "--refuse", "10", "--drop", "0.1"]),
@@ -37,6 +41,9 @@ def test_engine_totals_equal_evaluate(tmp_path, name, options, sentences):
         predicted_only=sentences == "predicted", annotated_only=sentences == "annotated"))
     document = engine.documents[path]
     assert document.conllu.totals == expected.counts
+    # The payload has every CoNLL 2018 metric (scorer.conllu.counts.METRICS), in
+    # its order, and nothing else.
+    assert list(engine.score(path)["metrics"]) == CONLLU_METRICS
     assert len(document.conllu.missing) == expected.missing.count
     assert len(document.conllu.unmatched) == expected.unmatched.count
 
@@ -115,6 +122,7 @@ def test_segmentation_files_in_the_engine_equal_evaluate(tmp_path, pred, gold, f
     engine.rescore(str(pred_path))
     expected = evaluate_segmentation(pred_path, gold_path, SegmentationOptions(fmt, pos))
     payload = engine.score(str(pred_path))
+    assert list(payload["metrics"]) == (["Word", "Boundary", "TaggedWord"] if pos else ["Word", "Boundary"])
     for name, metric in payload["metrics"].items():
         assert metric["f1"] == pytest.approx(expected.counts.score(name).f1)
     # Edit one line (a word split in two): the score follows.
@@ -150,6 +158,7 @@ def test_label_files_in_the_engine_equal_evaluate(tmp_path):
     engine.rescore(path)
     expected = evaluate_labels(tmp_path / "x.lab", tmp_path / "x.gold.lab").counts.scores()
     metrics = engine.score(path)["metrics"]
+    assert list(metrics) == ["Accuracy", "MacroRecall", "MacroF1"]
     assert metrics["Accuracy"]["value"] == pytest.approx(expected.accuracy)
     assert metrics["MacroRecall"]["value"] == pytest.approx(expected.macro_recall)
     assert metrics["MacroF1"]["value"] == pytest.approx(expected.macro_f1)
@@ -190,6 +199,54 @@ def test_a_byte_order_mark_in_a_line_file_is_read_as_evaluate_reads_it(tmp_path)
     assert word["f1"] == pytest.approx(expected.counts.score("Word").f1) and word["f1"] > 0
     codes = [p.code for p in engine.diagnostics(path)]
     assert "format-bom" in codes and "text-mismatch" not in codes
+
+
+def _spans(problems):
+    return [(p.code, p.line, p.start, p.end, tuple((r.line, r.start, r.end) for r in p.related))
+            for p in problems]
+
+
+def test_columns_after_a_byte_order_mark_are_those_of_the_line_an_editor_shows(tmp_path):
+    """Text read from disk (check, watch, a gold file) keeps the byte-order
+    mark (`read_disk_text`); an editor such as VS Code shows the text without
+    it and sends it without it.  Either way the columns on line 1 count from
+    the first character after the mark, so they point at the same text."""
+    from server.config import load_project
+    from server.engine.engine import read_disk_text
+    (tmp_path / "annoscore.toml").write_text('[[pair]]\nfiles = "p.lab"\ngold = "g.lab"\nformat = "labels"\n')
+    (tmp_path / "p.lab").write_text("\ufeff a\t Y\n  a\tX\n", encoding="utf-8")
+    (tmp_path / "g.lab").write_text("\ufeffc\tX\na\tX\n", encoding="utf-8")
+    path, gold = str(tmp_path / "p.lab"), str(tmp_path / "g.lab")
+    disk_text = read_disk_text(path)
+    assert disk_text is not None and disk_text.startswith("\ufeff")
+    shown = {}
+    for route, text in (("disk", disk_text), ("editor", disk_text[1:])):
+        engine = Engine(str(tmp_path), load_project(tmp_path)[0])
+        engine.open(path, path, text, 1)
+        engine.rescore(path)
+        shown[route] = _spans(engine.diagnostics(path)), _spans(engine.diagnostics(gold))
+    # Line 1 as shown is " a<TAB> Y": the ID at column 1, the label at 4; line 2
+    # is "  a<TAB>X", a duplicate ID at column 2.  Gold's line 1 is "c<TAB>X".
+    after_the_mark = [
+        ("missing-item", 0, 0, 0, ()),
+        ("label-mismatch", 0, 4, 5, ()),
+        ("unknown-label", 0, 4, 5, ()),
+        ("format-duplicate-id", 1, 2, 3, ((0, 1, 2),)),
+        ("extra-item", 1, 2, 3, ()),
+    ]
+    gold_shown = [("missing-item", 0, 0, 3, ())]
+    assert shown["disk"] == ([("format-bom", 0, 0, 1, ())] + after_the_mark, gold_shown)
+    assert shown["editor"] == (after_the_mark, gold_shown)
+    # Segmentation: "a b c d" after the mark, gold "a bc d": 'b' at column 2, 'c' at 4.
+    (tmp_path / "s.gold.txt").write_text("a bc d\n", encoding="utf-8")
+    (tmp_path / "s.txt").write_text("\ufeffa b c d\n", encoding="utf-8")
+    path = str(tmp_path / "s.txt")
+    for text in (read_disk_text(path), "a b c d\n"):
+        engine = Engine(str(tmp_path), Settings())
+        engine.open(path, path, text, 1)
+        engine.rescore(path)
+        assert [s for s in _spans(engine.diagnostics(path)) if s[0] != "format-bom"] == [
+            ("segmentation-mismatch", 0, 2, 3, ()), ("segmentation-mismatch", 0, 4, 5, ())]
 
 
 def test_a_first_pass_is_frozen_and_what_leaves_the_document_is_freed(tmp_path):

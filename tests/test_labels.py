@@ -51,6 +51,23 @@ def test_malformed_lines_are_errors_with_their_line(lines, code, line):
     assert [(p.code, p.line) for p in problems] == [(code, line)]
 
 
+@pytest.mark.parametrize("lines", [
+    [" a\tX", "b\tY", "   a\tZ"],              # well formed: read with whole-list operations
+    [" a\tX", "b\tY", "   a\tZ", "c"],         # a bad line: read line by line
+])
+def test_a_duplicate_id_is_marked_where_it_is_in_its_line(lines):
+    duplicate = next(p for p in parse_labels(lines).problems if p.code == "format-duplicate-id")
+    assert (duplicate.line, duplicate.start, duplicate.end) == (2, 3, 4)
+    (first,) = duplicate.related
+    assert (first.line, first.start, first.end) == (0, 1, 2)
+
+
+def test_a_line_of_only_whitespace_among_plain_labels_is_marked_whole():
+    problems = parse_labels(["  ", "X", "\t ", "", "Y"]).problems
+    assert [(p.code, p.line, p.start, p.end) for p in problems] == [
+        ("format-empty-label", 0, 0, 2), ("format-empty-label", 2, 0, 2), ("format-empty-label", 3, 0, 0)]
+
+
 def test_parse_item_columns():
     line = " id7 \t\tx"
     item, problems = parse_item(line, 3, True)
@@ -79,6 +96,37 @@ def test_accuracy_macro_recall_macro_f1_and_the_never_predicted_class():
     assert s.per_class["elle"].recall == 0.0 and s.per_class["elle"].precision == 0.0
     assert s.per_class["il"].precision == 0.5
     assert r.paired_by == BY_ORDER
+
+
+def test_per_class_precision_recall_f1_equal_a_computation_from_the_confusion_counts():
+    # gold: A A A A B B C C C D; pred: A A A B B A C C A Q
+    # confusion: A->A 3, A->B 1; B->B 1, B->A 1; C->C 2, C->A 1; D->Q 1 (Q: not a gold class)
+    # A: tp 3, predicted 5, support 4 -> P 3/5 R 3/4 F1 2/3
+    # B: tp 1, predicted 2, support 2 -> P 1/2 R 1/2 F1 1/2
+    # C: tp 2, predicted 2, support 3 -> P 1   R 2/3 F1 4/5
+    # D: tp 0, predicted 0, support 1 -> P 0   R 0   F1 0
+    r = score("A\nA\nA\nA\nB\nB\nC\nC\nC\nD", "A\nA\nA\nB\nB\nA\nC\nC\nA\nQ")
+    s = r.counts.scores()
+    assert r.counts.pairs == Counter({("A", "A"): 3, ("A", "B"): 1, ("B", "B"): 1, ("B", "A"): 1,
+                                      ("C", "C"): 2, ("C", "A"): 1, ("D", "Q"): 1})
+    by_hand = {"A": (3 / 5, 3 / 4, 2 / 3), "B": (1 / 2, 1 / 2, 1 / 2), "C": (1.0, 2 / 3, 4 / 5),
+               "D": (0.0, 0.0, 0.0)}
+    assert list(s.per_class) == ["A", "B", "C", "D"]
+    for label, (precision, recall, f1) in by_hand.items():
+        got = s.per_class[label]
+        assert (got.precision, got.recall, got.f1) == pytest.approx((precision, recall, f1), abs=1e-15), label
+    # The same from the confusion counts with a small reference computation.
+    for label, got in s.per_class.items():
+        tp = r.counts.pairs[(label, label)]
+        predicted = sum(n for (_, p), n in r.counts.pairs.items() if p == label)
+        support = sum(n for (g, _), n in r.counts.pairs.items() if g == label)
+        precision = tp / predicted if predicted else 0.0
+        recall = tp / support if support else 0.0
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        assert (got.correct, got.system_total, got.gold_total) == (tp, predicted, support)
+        assert (got.precision, got.recall, got.f1) == pytest.approx((precision, recall, f1), abs=1e-15)
+    assert s.macro_f1 == pytest.approx((2 / 3 + 1 / 2 + 4 / 5 + 0) / 4, abs=1e-15)
+    assert s.macro_recall == pytest.approx((3 / 4 + 1 / 2 + 2 / 3 + 0) / 4, abs=1e-15)
 
 
 def test_baselines():
@@ -159,6 +207,8 @@ def test_against_textbook_definitions_on_random_data():
         recall = tp / support
         f1s.append(2 * precision * recall / (precision + recall) if precision + recall else 0.0)
         assert s.per_class[c].gold_total == support and s.per_class[c].system_total == predicted
+        assert (s.per_class[c].precision, s.per_class[c].recall, s.per_class[c].f1) == \
+            pytest.approx((precision, recall, f1s[-1]), abs=1e-12)
     assert s.macro_f1 == pytest.approx(sum(f1s) / len(f1s), abs=1e-12)
 
 
@@ -218,6 +268,8 @@ def test_reading_in_blocks_equals_reading_whole_lines():
         "\n\nX\nY\n\nZ\n\n\n",                     # blank lines among plain labels are errors, at the end not
         "a\tX\nb\n c \t Y \nd\tX\tQ\na\tZ\n",      # problems of every kind
         "X\nY\nZ",
+        " a\tX\n  b\tY\n   a\tZ\n",               # a duplicate ID after leading spaces
+        "X\n  \nY\n",                             # a line of spaces among plain labels
     ]
     for text in texts:
         whole = parse_labels(split_lines(text))
@@ -225,7 +277,7 @@ def test_reading_in_blocks_equals_reading_whole_lines():
             blocks = parse_label_blocks(line_blocks(text, size))
             assert (blocks.has_ids, blocks.ids, blocks.labels, list(blocks.lines)) == \
                 (whole.has_ids, whole.ids, whole.labels, list(whole.lines)), (text, size)
-            assert [(p.code, p.line) for p in blocks.problems] == [(p.code, p.line) for p in whole.problems]
+            assert blocks.problems == whole.problems
     plain = parse_labels(split_lines(texts[1]))
     assert plain.labels == ["X", "Y", "Z"] and [(p.code, p.line) for p in plain.problems] == [
         ("format-empty-label", 0), ("format-empty-label", 1), ("format-empty-label", 4)]

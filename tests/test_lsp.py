@@ -266,6 +266,14 @@ async def test_invalid_settings_are_reported_and_replaced(client: LanguageClient
     uri = open_document(client, pred)
     found = by_code(await diagnostics_for(client, uri))
     assert "low-confidence" in found  # the default threshold (0.8) still applies
+    # Exactly 0.8, not below it: 0.79 is low, 0.8 and 0.81 are not (an
+    # off-by-threshold comparison, or another threshold, would show more or fewer).
+    near = tabs("# sent_id = t1\n1 a a X _ _ 0 root _ Conf=UPOS:0.79\n"
+                "2 b b X _ _ 1 dep _ Conf=UPOS:0.8\n3 c c X _ _ 1 dep _ Conf=UPOS:0.81") + "\n\n"
+    (client.root / "near.conllu").write_text(near, encoding="utf-8")
+    near_uri = open_document(client, client.root / "near.conllu")
+    low = by_code(await diagnostics_for(client, near_uri)).get("low-confidence")
+    assert low == [cell(near, 1, 3)]  # the UPOS cell of the word with 0.79
     await wait_for(lambda: "gold-diff" in {d.code for d in client.diagnostics[uri]})
     s1 = line_of(PRED, "# sent_id = s1")
     gold_diff = [span(d) for d in client.diagnostics[uri] if d.code == "gold-diff"]

@@ -74,9 +74,9 @@ def test_cli_jobs_gives_the_same_json(pair, capsys, monkeypatch):
         return calls[-1]
 
     monkeypatch.setattr("server.cli.evaluate_conllu.evaluate_in_parallel", recording)
-    main(["evaluate", *pair, "--json", "--jobs", "1"])
+    assert main(["evaluate", *pair, "--json", "--jobs", "1"]) == 0
     one = json.loads(capsys.readouterr().out)
-    main(["evaluate", *pair, "--json", "--jobs", "2"])
+    assert main(["evaluate", *pair, "--json", "--jobs", "2"]) == 0
     two = json.loads(capsys.readouterr().out)
     assert len(calls) == 1 and calls[0] is not None  # only --jobs 2 went to the parallel path
     assert one == two

@@ -55,6 +55,14 @@ def test_edit_touches_only_nearby_segments():
     store = TextStore(text)
     before = list(store.segments)
     first, removed, inserted = store.apply_change((20, 2), (20, 5), "X")
+    lines = text.split("\n")
+    assert len(lines[20]) > 5
+    expected_lines = lines[:20] + [lines[20][:2] + "X" + lines[20][5:]] + lines[21:]
+    assert store.text == "\n".join(expected_lines) and len(store.text) == len(text) - 2
+    assert [store.line(n) for n in range(len(expected_lines))] == expected_lines
+    # The same number of lines, and every segment starts where the one before ends.
+    assert sum(s.n_lines for s in store.segments) == sum(s.n_lines for s in before)
+    assert [s.first_line for s in store.segments] == [s.first_line for s in before]
     assert len(removed) <= 3 and inserted <= 3
     assert removed == before[first:first + len(removed)]
     assert all(a is b for a, b in zip(store.segments[:first], before[:first]))
@@ -88,4 +96,6 @@ def test_line_store_edits():
 
         text = text[:offset(l1, c1)] + new + text[offset(l2, c2):]
         store.apply_change((l1, c1), (l2, c2), new)
-        assert store.text == text
+        assert store.text == text and len(store.text) == len(text)
+        # Its lines, not only their join: each edit must split what it inserts.
+        assert store.lines == text.split("\n") and len(store.lines) == text.count("\n") + 1

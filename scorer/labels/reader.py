@@ -111,6 +111,9 @@ class _Items:
     def __init__(self, has_ids: bool) -> None:
         self.file = LabelFile(has_ids, ids=[] if has_ids else None, lines=range(0))
         self.shared: dict[str, str] = {}  # one string object per distinct label
+        # Line -> column of its ID, only for IDs after leading whitespace (rare),
+        # so that a duplicate-ID problem points at the ID where it is.
+        self.id_columns: dict[int, int] = {}
 
     def add_block(self, first: int, ids: list[str] | None, labels: list[str]) -> None:
         f = self.file
@@ -120,7 +123,15 @@ class _Items:
             self._numbers().extend(range(first, first + len(labels)))
         self._extend(ids, labels)
 
+    def note_id_columns(self, first: int, raw_ids: list[str]) -> None:
+        """Where the IDs of a block's lines (untrimmed, from line ``first`` on) start."""
+        for number, raw in enumerate(raw_ids, first):
+            if raw[:1].isspace():
+                self.id_columns[number] = len(raw) - len(raw.lstrip())
+
     def add_item(self, item: LabelItem) -> None:
+        if item.id_start:
+            self.id_columns[item.line] = item.id_start
         self._numbers().append(item.line)
         self._extend(None if item.id is None else [item.id], [item.label])
 
@@ -147,12 +158,13 @@ def parse_label_blocks(blocks: Iterable[tuple[int, list[str]]]) -> LabelFile:
     line with `parse_item`.
     """
     items: _Items | None = None
-    blank: list[int] = []  # plain-label files: blank lines, an error once an item follows
+    blank: list[tuple[int, int]] = []  # plain-label files: (line, its length) of blank lines,
+                                       # an error once an item follows
     for first, block in blocks:
         if items is None:
             start = next((k for k, line in enumerate(block) if line.strip()), None)
             if start is None:
-                blank += range(first, first + len(block))
+                blank += [(number, len(line)) for number, line in enumerate(block, first)]
                 continue
             items = _Items("\t" in block[start])
         f = items.file
@@ -161,9 +173,12 @@ def parse_label_blocks(blocks: Iterable[tuple[int, list[str]]]) -> LabelFile:
             # Every line is ID<TAB>LABEL, so joined with TABs and split again
             # they alternate ID, LABEL, ID, ...
             pieces = "\t".join(block).split("\t")
-            ids = list(map(str.strip, pieces[0::2]))
+            raw_ids = pieces[0::2]
+            ids = list(map(str.strip, raw_ids))
             labels = list(map(str.strip, pieces[1::2]))
             if "" not in ids and "" not in labels:
+                if ids != raw_ids:  # some ID had whitespace around it
+                    items.note_id_columns(first, raw_ids)
                 items.add_block(first, ids, labels)
                 continue
         elif not f.has_ids and tabs.count(0) == len(block):
@@ -175,7 +190,7 @@ def parse_label_blocks(blocks: Iterable[tuple[int, list[str]]]) -> LabelFile:
                 continue
         for k, line in enumerate(block, first):
             if not f.has_ids and not line.strip():
-                blank.append(k)
+                blank.append((k, len(line)))
                 continue
             item, found = parse_item(line, k, f.has_ids)
             if not f.has_ids:
@@ -190,26 +205,30 @@ def parse_label_blocks(blocks: Iterable[tuple[int, list[str]]]) -> LabelFile:
     result = items.file
     if result.ids is not None and len(set(result.ids)) != len(result.ids):
         result.unique_ids = False
-        result.problems += _duplicates(result.ids, result.lines)
+        result.problems += _duplicates(result.ids, result.lines, items.id_columns)
     result.problems.sort(key=lambda p: p.line)
     return result
 
 
-def _blank_lines(numbers: list[int]) -> list[Problem]:
+def _blank_lines(blank: list[tuple[int, int]]) -> list[Problem]:
+    # The whole line, whitespace included, as `parse_item` and the CoNLL-U
+    # reader mark a line of only whitespace.
     return [Problem("format-empty-label",
                     "blank line among items: items are paired by line, so every line needs a label",
-                    k, 0, 0) for k in numbers]
+                    number, 0, length) for number, length in blank]
 
 
-def _duplicates(ids: list[str], numbers: Sequence[int]) -> list[Problem]:
+def _duplicates(ids: list[str], numbers: Sequence[int], id_columns: dict[int, int]) -> list[Problem]:
     first: dict[str, int] = {}
     problems = []
     for id_, number in zip(ids, numbers):
         if id_ in first:
             earlier = first[id_]
+            start, earlier_start = id_columns.get(number, 0), id_columns.get(earlier, 0)
             problems.append(Problem(
                 "format-duplicate-id", f"ID '{id_}' already used on line {earlier + 1}",
-                number, 0, len(id_), related=(Related(earlier, 0, len(id_), "first used here"),)))
+                number, start, start + len(id_),
+                related=(Related(earlier, earlier_start, earlier_start + len(id_), "first used here"),)))
         else:
             first[id_] = number
     return problems
