@@ -7,7 +7,7 @@ import pytest
 from conftest import conllu, mkpred, official_counts, shared_path, write
 from scorer.conllu.counts import METRICS, Counts
 from scorer.conllu.evaluate import ConlluOptions, evaluate_files
-from scorer.conllu.reader import ConlluFileReader, read_text
+from scorer.conllu.reader import ConlluFileReader
 from scorer.conllu.score import (count_identical, count_identical_each, count_identical_many, identity_ready,
                                  same_tokens, score_chunk)
 

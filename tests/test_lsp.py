@@ -182,7 +182,7 @@ async def test_gold_changed_on_disk_rescores(client: LanguageClient, how: str):
         os.replace(temp, gold)
     await wait_for(lambda: len(client.scores) > seen and client.scores[-1].metrics.UPOS.f1 != upos_before,
                    timeout=30)
-    assert client.scores[-1].metrics.UPOS.f1 > upos_before
+    assert client.scores[-1].uri == uri and client.scores[-1].metrics.UPOS.f1 > upos_before
 
 
 @pytest.mark.asyncio(loop_scope="function")

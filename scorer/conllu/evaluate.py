@@ -345,7 +345,6 @@ class ConlluEvaluator:
     def _missing_outcomes(self, sentence: Sentence) -> list[bool | None]:
         metric = self.options.outcome_metric
         if metric in CONTENT_ONLY_METRICS:
-            scored = score_chunk([sentence], [], details=True)
             content = _content_flags(sentence)
             return [False if c else None for c in content]
         return [False] * len(sentence.form)

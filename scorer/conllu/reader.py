@@ -39,7 +39,7 @@ from operator import itemgetter
 from typing import Iterable, Iterator
 
 from ..problems import Problem, Severity
-from .sentence import DEPREL, DEPS, FEATS, FORM, HEAD, ID, LEMMA, MISC, UPOS, XPOS, MultiwordToken, Sentence
+from .sentence import DEPS, FORM, HEAD, ID, MultiwordToken, Sentence
 from .text import has_spaces, strip_spaces
 
 CHUNK_SIZE = 1 << 20

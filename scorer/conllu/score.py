@@ -147,7 +147,7 @@ def count_identical(gold: Sentence, system: Sentence) -> Counts | None:
     """
     if not (_clean_heads(gold) and _clean_heads(system)):
         return None
-    return _count_columns([gold], [system])[0]
+    return count_identical_many([(gold, system)])
 
 
 def count_identical_many(pairs: Sequence[tuple[Sentence, Sentence]]) -> Counts:
@@ -278,121 +278,14 @@ def count_same_tokens(gold: WordColumns, system: WordColumns, starts: Sequence[i
 
 
 def count_identical_each(pairs: Sequence[tuple[Sentence, Sentence]]) -> list[Counts]:
-    """`count_identical` of each pair (all `identity_ready`), in one pass over
-    the concatenated columns: per-word results are summed per sentence from
-    running totals."""
-    if not pairs:
-        return []
-    return _count_columns([g for g, _ in pairs], [s for _, s in pairs], each=True)[1]
+    """`count_identical` of each pair (all `identity_ready`)."""
+    return [count_identical_many([pair]) for pair in pairs]
 
 
 def _joined(sentences: Sequence[Sentence], column: str) -> list:
     if len(sentences) == 1:
         return getattr(sentences[0], column)
     return list(chain.from_iterable(map(attrgetter(column), sentences)))
-
-
-# Per-word values that become counts, in the order of _WORD_VALUES below.
-_WORD_VALUES = (C.UPOS, C.XPOS, C.UFEATS, C.ALLTAGS, C.LEMMAS, C.UAS, C.LAS, C.UFEATS_ALL,
-                C.ALLTAGS_ALL, C.LAS_FULL, C.CONTENT_GOLD, C.CONTENT_SYSTEM, C.CLAS, C.MLAS, C.BLEX,
-                C.EDEPS_GOLD, C.EDEPS_SYSTEM, C.ELAS, C.EULAS)
-
-
-def _count_columns(golds: Sequence[Sentence], systems: Sequence[Sentence],
-                   each: bool = False) -> tuple[Counts, list[Counts]]:
-    """Counts for aligned-by-position sentences, column by column: the total,
-    and with ``each`` the counts of every sentence pair.
-
-    Heads are compared as sentence-local numbers, which is right because word
-    i aligns with word i in every pair.
-    """
-    n = sum(map(len, golds))
-    gold_upos, system_upos = _joined(golds, "upos"), _joined(systems, "upos")
-    gold_feats, system_feats = _joined(golds, "feats"), _joined(systems, "feats")
-    upos = list(map(eq, gold_upos, system_upos))
-    xpos = list(map(eq, _joined(golds, "xpos"), _joined(systems, "xpos")))
-    gold_uf = list(map(UFEATS.__getitem__, gold_feats))
-    system_uf = list(map(UFEATS.__getitem__, system_feats))
-    ufeats = list(map(eq, gold_uf, system_uf))
-    tags = list(map(and_, upos, xpos))
-    alltags = list(map(and_, tags, ufeats))
-    if gold_feats == system_feats:
-        feats_all: list[bool] = [True] * n
-        alltags_all = tags
-    else:
-        feats_all = list(map(eq, map(ALL_FEATS.__getitem__, gold_feats),
-                             map(ALL_FEATS.__getitem__, system_feats)))
-        alltags_all = list(map(and_, tags, feats_all))
-
-    gold_lemma = _joined(golds, "lemma")
-    lemma = list(map(eq, gold_lemma, _joined(systems, "lemma")))
-    if "_" in gold_lemma:  # a gold LEMMA _ matches anything
-        for i in compress(range(n), map(eq, gold_lemma, repeat("_"))):
-            lemma[i] = True
-
-    gold_heads, system_heads = _joined(golds, "heads"), _joined(systems, "heads")
-    gold_deprel, system_deprel = _joined(golds, "deprel"), _joined(systems, "deprel")
-    head = list(map(eq, gold_heads, system_heads))
-    gold_base = list(map(BASE_DEPREL.__getitem__, gold_deprel))
-    system_base = list(map(BASE_DEPREL.__getitem__, system_deprel))
-    same_base = list(map(eq, gold_base, system_base))
-    las = list(map(and_, head, same_base))
-    las_full = list(map(and_, head, map(eq, gold_deprel, system_deprel)))
-
-    gold_content = list(map(CONTENT_DEPRELS.__contains__, gold_base))
-    system_content = list(map(CONTENT_DEPRELS.__contains__, system_base))
-    clas = list(map(and_, las, gold_content))
-    blex = list(map(and_, clas, lemma))
-    # MLAS: a word's functional children differ when some word x is a
-    # functional child on one side and not identical on the other; mark the
-    # parents (by position in the joined columns) of every such x.
-    gold_functional = list(map(FUNCTIONAL_DEPRELS.__contains__, gold_base))
-    system_functional = list(map(FUNCTIONAL_DEPRELS.__contains__, system_base))
-    starts = _starts(golds)
-    offsets = [0] * n if len(golds) == 1 else list(
-        chain.from_iterable(repeat(start, len(g)) for start, g in zip(starts, golds)))
-    # x is such a word when it is functional on either side and not
-    # functional on both with the same head, relation, UPOS and UFeats.
-    alike = map(and_, map(and_, map(and_, map(eq, gold_functional, system_functional), head),
-                          map(and_, same_base, upos)), ufeats)
-    broken: set[int] = set()
-    for x in compress(range(n), map(and_, map(or_, gold_functional, system_functional), map(not_, alike))):
-        if gold_functional[x] and gold_heads[x]:
-            broken.add(offsets[x] + gold_heads[x] - 1)
-        if system_functional[x] and system_heads[x]:
-            broken.add(offsets[x] + system_heads[x] - 1)
-    mlas = list(map(and_, map(and_, clas, upos), ufeats))
-    for i in broken:
-        mlas[i] = False
-
-    edges = _enhanced_identity(_joined(golds, "deps"), _joined(systems, "deps"))
-    per_word = [upos, xpos, ufeats, alltags, lemma, head, las, feats_all, alltags_all, las_full,
-                gold_content, system_content, clas, mlas, blex, *edges]
-
-    tokens_each = [len(g) - sum(m.end - m.first - 1 for m in g.mwts) for g in golds]
-    total = [0] * C.N_VALUES
-    total[C.TOKENS_CORRECT] = total[C.TOKENS_GOLD] = total[C.TOKENS_SYSTEM] = sum(tokens_each)
-    total[C.SENTENCES_CORRECT] = total[C.SENTENCES_GOLD] = total[C.SENTENCES_SYSTEM] = len(golds)
-    total[C.WORDS_GOLD] = total[C.WORDS_SYSTEM] = total[C.WORDS_ALIGNED] = n
-    total[C.CONTENT_ALIGNED] = sum(gold_content)
-    for index, values in zip(_WORD_VALUES, per_word):
-        total[index] = sum(values)
-    if not each:
-        return Counts(total), []
-    # Per pair: running totals of every per-word value, read at sentence ends.
-    running = [[0, *accumulate(values)] for values in per_word]
-    out = []
-    for k, (start, g) in enumerate(zip(starts, golds)):
-        end = start + len(g)
-        v = [0] * C.N_VALUES
-        v[C.TOKENS_CORRECT] = v[C.TOKENS_GOLD] = v[C.TOKENS_SYSTEM] = tokens_each[k]
-        v[C.SENTENCES_CORRECT] = v[C.SENTENCES_GOLD] = v[C.SENTENCES_SYSTEM] = 1
-        v[C.WORDS_GOLD] = v[C.WORDS_SYSTEM] = v[C.WORDS_ALIGNED] = len(g)
-        for index, sums in zip(_WORD_VALUES, running):
-            v[index] = sums[end] - sums[start]
-        v[C.CONTENT_ALIGNED] = v[C.CONTENT_GOLD]
-        out.append(Counts(v))
-    return Counts(total), out
 
 
 def _starts(sentences: Sequence[Sentence]) -> list[int]:

@@ -25,7 +25,7 @@ and dropped; gold sentences are parsed as the pairing reaches them (see
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 from scorer.conllu.bulk import PlainBatch, PlainSentence, count_plain_pairs, read_plain

@@ -31,13 +31,13 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter
 from typing import Any, Callable, Sequence
 
 from scorer.conllu.counts import METRICS
-from scorer.conllu.evaluate import ConlluOptions, ConlluResult, RefList, SentenceRef
+from scorer.conllu.evaluate import ConlluOptions, ConlluResult, SentenceRef
 from scorer.conllu.report import conllu_text
 from scorer.gcpause import gc_paused
 from scorer.problems import Problem, Severity

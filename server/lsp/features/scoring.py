@@ -17,8 +17,6 @@ import asyncio
 import logging
 from typing import Any
 
-from lsprotocol import types
-
 logger = logging.getLogger("annoscore")
 
 SCORE = "annoscore/score"
