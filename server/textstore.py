@@ -90,7 +90,7 @@ def segments_of(text: str, first_line: int, at_file_start: bool) -> list[Segment
         piece = text[offset:end]
         segment = Segment(piece, line, has_block, bom=bom and offset == 0)
         segments.append(segment)
-        line += piece.count("\n")
+        line += segment.n_lines if piece.endswith("\n") else segment.n_lines - 1  # its newlines
     firsts = [s.first_line for s in segments]
     for problem in splitter.problems:
         segments[max(0, bisect.bisect_right(firsts, problem.line) - 1)].problems.append(problem)
