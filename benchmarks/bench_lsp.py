@@ -9,11 +9,13 @@ didChange + didSave) and measures, in one run:
 - the time from sending a one-cell edit (and the save) to the updated
   diagnostics and score, over 30 edits of random cells (median, and the
   ratio to the first full scoring);
+- edits that change a token's text (a letter added to a FORM), after which
+  the pairing with gold is made again;
 - the same edits on a 25,000-word file;
 - the server's peak resident memory with the large pair open (with the
   process it starts to score the first half, summed at each moment).
 
-    python benchmarks/bench_lsp.py [--workdir DIR] [--copies 5] [--edits 30] [--rounds 2]
+    python benchmarks/bench_lsp.py [--workdir DIR] [--copies 5] [--edits 30] [--form-edits 5] [--rounds 2]
 
 Needs ../shared (the treebank and mkpred.py) to make the pair.
 """
@@ -121,20 +123,24 @@ def utf16_length(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-def upos_edits(text: str, count: int, seed: int) -> list[tuple[int, int, int, str]]:
-    """(line, start, end, new tag) for the UPOS cell of random word lines."""
+def cell_edits(text: str, count: int, seed: int, column: int) -> list[tuple[int, int, int, str]]:
+    """(line, start, end, new text) for a cell of random word lines: UPOS
+    (column 3) gets another tag; FORM (column 1) a letter more, so that the
+    sentence's text no longer matches gold's (the pairing is made again)."""
     lines = text.split("\n")
     words = [i for i, line in enumerate(lines) if line[:1].isdigit() and line.split("\t", 1)[0].isdigit()]
     rng = random.Random(seed)
     edits = []
     for line in rng.sample(words, count):
         cells = lines[line].split("\t")
-        start = utf16_length("\t".join(cells[:3]) + "\t")
-        edits.append((line, start, start + utf16_length(cells[3]), "X" if cells[3] != "X" else "NOUN"))
+        start = utf16_length("\t".join(cells[:column]) + "\t")
+        value = cells[column]
+        new = ("X" if value != "X" else "NOUN") if column == 3 else value + "z"
+        edits.append((line, start, start + utf16_length(value), new))
     return edits
 
 
-async def session(workdir: Path, prediction: Path, edits: int) -> dict:
+async def session(workdir: Path, prediction: Path, edits: int, form_edits: int) -> dict:
     """Open the prediction, then make one-cell edits; times in seconds."""
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "server.cli", "lsp", cwd=str(workdir), stdin=asyncio.subprocess.PIPE,
@@ -153,7 +159,9 @@ async def session(workdir: Path, prediction: Path, edits: int) -> dict:
     first = await client.wait_for(published(uri, 1), start_index) - opened
     latencies = []
     version = 1
-    for line, start, end, tag in upos_edits(text, edits, seed=7):
+    form_latencies: list[float] = []
+    for (line, start, end, tag), times in [(e, latencies) for e in cell_edits(text, edits, 7, 3)] + \
+            [(e, form_latencies) for e in cell_edits(text, form_edits, 8, 1)]:
         version += 1
         start_index = len(client.seen)
         sent = client.notify("textDocument/didChange", {
@@ -161,13 +169,13 @@ async def session(workdir: Path, prediction: Path, edits: int) -> dict:
             "contentChanges": [{"range": {"start": {"line": line, "character": start},
                                           "end": {"line": line, "character": end}}, "text": tag}]})
         client.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
-        latencies.append(await client.wait_for(published(uri, version), start_index) - sent)
+        times.append(await client.wait_for(published(uri, version), start_index) - sent)
     peak = sampler.stop()
     await client.request("shutdown", {})
     client.notify("exit", {})
     await process.wait()
     client.reader.cancel()
-    return {"first": first, "edits": latencies, "peak_rss": peak}
+    return {"first": first, "edits": latencies, "form_edits": form_latencies, "peak_rss": peak}
 
 
 def small_pair(workdir: Path, gold: Path, prediction: Path, words: int) -> tuple[Path, Path]:
@@ -196,6 +204,7 @@ def main() -> int:
     parser.add_argument("--copies", type=int, default=5)
     parser.add_argument("--edits", type=int, default=30)
     parser.add_argument("--rounds", type=int, default=2, help="evaluate and the server, taking turns")
+    parser.add_argument("--form-edits", type=int, default=5, help="edits that change a token's text")
     args = parser.parse_args()
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="annoscore-bench-"))
     workdir.mkdir(parents=True, exist_ok=True)
@@ -204,17 +213,18 @@ def main() -> int:
 
     # The machine's speed drifts over minutes: evaluate and the server take
     # turns, and each figure is the median over the rounds.
-    evaluates, firsts, edits, peaks = [], [], [], []
+    evaluates, firsts, edits, form_edits, peaks = [], [], [], [], []
     for round_number in range(args.rounds):
         evaluate = run_measured([sys.executable, "-m", "server.cli", "evaluate", str(prediction), str(gold),
                                  "--json"])
         if evaluate.returncode != 0:
             print(evaluate.stderr, file=sys.stderr)
             return 1
-        large = asyncio.run(session(workdir, prediction, args.edits))
+        large = asyncio.run(session(workdir, prediction, args.edits, args.form_edits))
         evaluates.append(evaluate.seconds)
         firsts.append(large["first"])
         edits += large["edits"]
+        form_edits += large["form_edits"]
         peaks.append(large["peak_rss"])
         print(f"round {round_number + 1}: evaluate {evaluate.seconds:.2f} s, server's first "
               f"diagnostics+score {large['first']:.2f} s", flush=True)
@@ -225,13 +235,17 @@ def main() -> int:
           f"({first / evaluate_seconds:.2f}x the one-shot evaluate)")
     print(f"  one-cell edit, median of {len(edits)}:  {1000 * median:7.1f} ms "
           f"(max {1000 * max(edits):.1f} ms; {first / median:.0f}x faster than the first scoring)")
+    print(f"  one-token text edit (the pairing made again), median of {len(form_edits)}: "
+          f"{1000 * statistics.median(form_edits):7.1f} ms")
     print(f"  server peak memory (with its helper process): {max(peaks) / 2**20:5.0f} MB")
 
     small_gold, small_prediction = small_pair(workdir, gold, prediction, 25_000)
-    small = asyncio.run(session(small_gold.parent, small_prediction, args.edits))
+    small = asyncio.run(session(small_gold.parent, small_prediction, args.edits, args.form_edits))
     print("25,000-word file:")
     print(f"  first diagnostics+score:       {1000 * small['first']:7.1f} ms")
     print(f"  one-cell edit, median of {len(small['edits'])}:  {1000 * statistics.median(small['edits']):7.1f} ms")
+    print(f"  one-token text edit, median of {len(small['form_edits'])}: "
+          f"{1000 * statistics.median(small['form_edits']):7.1f} ms")
     return 0
 
 

@@ -156,16 +156,28 @@ class TextStore:
             local += self.segments[last].text
             at_end = last == len(self.segments) - 1
         replacement = segments_of(local, base_line, at_file_start=first == 0)
-        removed = self.segments[first:last + 1]
-        old_lines = sum(s.n_lines for s in removed)
-        self.segments[first:last + 1] = replacement
-        if sum(s.n_lines for s in replacement) != old_lines:
-            self._renumber(first + len(replacement))
+        # The neighbours cut again along with the edit are usually the same
+        # text as before: keep those segments (and what the engine derived
+        # from them), so that only the segments whose text changed are new.
+        old = self.segments[first:last + 1]
+        head = 0
+        while head < min(len(old), len(replacement)) and _same(old[head], replacement[head], 0):
+            head += 1
+        shift = sum(s.n_lines for s in replacement) - sum(s.n_lines for s in old)
+        tail = 0
+        while tail < min(len(old), len(replacement)) - head and \
+                _same(old[-1 - tail], replacement[-1 - tail], shift):
+            tail += 1
+        removed = old[head:len(old) - tail]
+        inserted = replacement[head:len(replacement) - tail]
+        self.segments[first + head:last + 1 - tail] = inserted
+        if shift:
+            self._renumber(first + head + len(inserted))
         else:
             # Same number of lines: the segments after the edit keep their numbers.
-            self._firsts[first:last + 1] = [s.first_line for s in replacement]
+            self._firsts[first + head:last + 1 - tail] = [s.first_line for s in inserted]
         self.version += 1
-        return first, removed, len(replacement)
+        return first + head, removed, len(inserted)
 
     def replace_all(self, text: str) -> None:
         self.__init__(text)  # type: ignore[misc]
@@ -185,6 +197,12 @@ class TextStore:
                 segment.problems = [p.shifted(shift) for p in segment.problems]
             line += segment.n_lines
         self._firsts = [s.first_line for s in segments]
+
+
+def _same(old: Segment, new: Segment, shift: int) -> bool:
+    """Whether a segment cut again is the old one, ``shift`` lines further on."""
+    return (old.text == new.text and old.first_line + shift == new.first_line and old.has_block == new.has_block
+            and old.bom == new.bom and not old.problems and not new.problems)
 
 
 def _offset(text: str, line: int, column: int) -> int:

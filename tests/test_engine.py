@@ -260,11 +260,15 @@ def test_a_first_pass_is_frozen_and_what_leaves_the_document_is_freed(tmp_path):
     assert gc.get_freeze_count() > 0
     document = engine.documents[path]
     row = next(k for k, line in enumerate(PRED.split("\n")) if line.count("\t") == 9)
-    segment = document.store.segments[document.store.segment_at(row)]
+    at = document.store.segment_at(row)
+    segment, neighbour = document.store.segments[at], document.store.segments[at + 1]
     assert segment.analysis is not None
-    engine.change(path, 2, [((row, 0), (row, 0), "")])  # no change to the text, a new segment
+    start = len("\t".join(PRED.split("\n")[row].split("\t")[:3])) + 1
+    engine.change(path, 2, [((row, start), (row, start), "X")])  # its UPOS changes
     engine.rescore(path)
     assert segment not in document.store.segments and segment.analysis is None
+    # The neighbour, cut again with it but the same text, is kept as it was.
+    assert document.store.segments[at + 1] is neighbour and neighbour.analysis is not None
     kept = list(document.store.segments)
     engine.close(path)
     assert gc.get_freeze_count() == 0

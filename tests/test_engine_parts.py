@@ -159,3 +159,47 @@ def test_falls_back_when_the_second_process_cannot_start(tmp_path, monkeypatch):
     split, single, key, logs = split_and_single(tmp_path, monkeypatch)
     assert any("no processes today" in m for m in logs), logs
     assert summary(split, key) == summary(single, key)
+
+
+def test_an_edit_that_moves_the_pairing_reads_only_what_it_changed(tmp_path, monkeypatch):
+    """A token's text changed: the sentence no longer pairs with its gold, so
+    the pairing is made again — but every other sentence keeps its analysis
+    and its counts (bulk-counted ones too): only the edited sentence is read
+    and counted.  The result is what a fresh engine makes of the new text."""
+    import server.engine.conllu as engine_conllu
+    synthetic_pair(tmp_path, 300)
+    engine = engine_for(tmp_path, False, monkeypatch, [])
+    key = open_pair(engine, tmp_path)
+    engine.diagnostics(key)
+    text = (tmp_path / "pred.conllu").read_text(encoding="utf-8")
+    lines = text.split("\n")
+    row = lines.index("# sent_id = s150") + 2  # the second word of s150
+    form = lines[row].split("\t")[1]
+    start = len(lines[row].split("\t")[0]) + 1
+
+    read, counted, scored = [], [], []
+    real_read_plain, real_batch, real_score_chunk = (engine_conllu.read_plain, engine_conllu.PlainBatch,
+                                                     engine_conllu.score_chunk)
+    monkeypatch.setattr(engine_conllu, "read_plain", lambda bodies: read.extend(bodies) or real_read_plain(bodies))
+    monkeypatch.setattr(engine_conllu, "PlainBatch",
+                        lambda system, gold: counted.extend(system) or real_batch(system, gold))
+    monkeypatch.setattr(engine_conllu, "score_chunk",
+                        lambda *args, **kwargs: scored.append(args) or real_score_chunk(*args, **kwargs))
+    for step, new_form in enumerate([form + "z", form]):  # the typo, then its fix
+        read.clear(), counted.clear(), scored.clear()
+        engine.change(key, step + 2, [((row, start), (row, start + len(form if step == 0 else form + "z")),
+                                       new_form)])
+        engine.rescore(key)
+        assert read == []  # every other sentence keeps its analysis (the edited one is parsed alone)
+        assert len(counted) <= 1 and all("s150" in body for body in counted)  # its old counts taken out
+        assert len(scored) <= 1
+        lines[row] = "\t".join([lines[row].split("\t")[0], new_form] + lines[row].split("\t")[2:])
+        fresh = Engine(str(tmp_path), engine.settings)
+        fresh.open(key, key, "\n".join(lines), 1)
+        fresh.rescore(key)
+        ours, theirs = summary(engine, key), summary(fresh, key)
+        # Totals, missing, unmatched, diagnostics, score (the edited sentence
+        # was parsed alone, so its info and unit are kept in another form).
+        assert [ours[k] for k in (0, 5, 6, 7, 8)] == [theirs[k] for k in (0, 5, 6, 7, 8)]
+        # The typo unpairs the sentence from its gold; the fix pairs it again.
+        assert ("text-mismatch" in {d[0] for d in ours[7]}) == (step == 0)

@@ -289,10 +289,19 @@ class ConlluPairing:
     def rescore(self, segments: Sequence[Segment], gold: GoldSource) -> None:
         """Pair and count everything: the predicted document's ``segments``
         against ``gold``.  Units whose sentences are the same objects as
-        before keep their counts."""
+        before keep their counts — those counted in bulk too, so that after
+        an edit that moved the pairing (a token's text changed, a sentence
+        split) only the sentences that changed are read and counted again."""
         system = system_stream(segments, gold.threshold, gold.keep)
         keep = gold.keep
         old = {unit.key: unit for unit in self.units if unit.key and unit.counts is not None}
+        # Units counted in bulk have no key (see `count`): made here, from
+        # the infos they were counted from.  Their counts are in bulk_totals,
+        # carried over; those not paired again are taken out at the end.
+        old_system, old_gold = self.system, self.gold
+        old_bulk = {unit_key([old_gold[k] for k in unit.gold], [old_system[k] for k in unit.system]): unit
+                    for unit in self.units if unit.counts is None}
+        carried = self.bulk_totals
         self.bulk_totals = Counts()
         self.system = []
         self.gold = gold.infos
@@ -349,6 +358,9 @@ class ConlluPairing:
                     # Counted in bulk: no key (only units with counts of their
                     # own are looked up by it; `update` gives it one).
                     unit = Unit(PAIRED, gold_positions, system_positions, None, True)
+                    if old_bulk and old_bulk.pop(unit_key([g], [s]), None) is not None:
+                        self._add(unit)  # counted before: in `carried`
+                        return
                     plain.append((unit, g, s))
                     if len(plain) >= BULK_BATCH:
                         flush_plain()
@@ -435,6 +447,10 @@ class ConlluPairing:
         flush_identical()
         flush_plain()
         keep.clear()
+        if old_bulk:  # counted before but not paired the same way again
+            carried = carried - _bulk_counts([(old_gold[unit.gold[0]], old_system[unit.system[0]])
+                                              for unit in old_bulk.values()])
+        self.bulk_totals += carried
         self._index()
 
     def _add(self, unit: Unit) -> None:
@@ -472,8 +488,7 @@ class ConlluPairing:
             unit = self.units[u]
             if unit.counts is None:
                 # Counted in bulk: count it alone, as it was, to take it out.
-                before = PlainBatch([self.system[k].segment.block or "" for k in unit.system],
-                                    [self.gold[k].segment.block or "" for k in unit.gold]).counts()
+                before = _bulk_counts([(self.gold[unit.gold[0]], self.system[unit.system[0]])])
                 self.bulk_totals = self.bulk_totals - before
                 unit.counts = before
         for k, info in zip(positions, infos):
@@ -518,6 +533,12 @@ class ConlluPairing:
                     golds[outcome.gold_sentence], outcome.gold_word,
                     systems[outcome.system_sentence], outcome.system_word, outcome.mask)
         return per_system
+
+
+def _bulk_counts(pairs: Sequence[tuple[SentenceInfo, SentenceInfo]]) -> Counts:
+    """What (gold, system) pairs counted in bulk added to ``bulk_totals``,
+    read again from their text (to take them out)."""
+    return PlainBatch([s.segment.block or "" for _, s in pairs], [g.segment.block or "" for g, _ in pairs]).counts()
 
 
 def system_stream(segments: Sequence[Segment], threshold: float,
