@@ -295,11 +295,12 @@ class ConlluPairing:
         system = system_stream(segments, gold.threshold, gold.keep)
         keep = gold.keep
         old = {unit.key: unit for unit in self.units if unit.key and unit.counts is not None}
-        # Units counted in bulk have no key (see `count`): made here, from
-        # the infos they were counted from.  Their counts are in bulk_totals,
+        # Units counted in bulk (one gold and one predicted sentence each)
+        # have no key (see `count`): they are found by the identities of the
+        # two infos they were counted from.  Their counts are in bulk_totals,
         # carried over; those not paired again are taken out at the end.
         old_system, old_gold = self.system, self.gold
-        old_bulk = {unit_key([old_gold[k] for k in unit.gold], [old_system[k] for k in unit.system]): unit
+        old_bulk = {(id(old_gold[unit.gold[0]]), id(old_system[unit.system[0]])): unit
                     for unit in self.units if unit.counts is None}
         carried = self.bulk_totals
         self.bulk_totals = Counts()
@@ -358,7 +359,7 @@ class ConlluPairing:
                     # Counted in bulk: no key (only units with counts of their
                     # own are looked up by it; `update` gives it one).
                     unit = Unit(PAIRED, gold_positions, system_positions, None, True)
-                    if old_bulk and old_bulk.pop(unit_key([g], [s]), None) is not None:
+                    if old_bulk and old_bulk.pop((id(g), id(s)), None) is not None:
                         self._add(unit)  # counted before: in `carried`
                         return
                     plain.append((unit, g, s))
