@@ -283,6 +283,10 @@ class ConlluPairing:
         self.excluded: list[int] = []
         self.gold_state: tuple = ()    # which gold text the pairing was made with (set by the engine)
         self.ended_unclean = False
+        # Chunks found unclean and joined with the next (see `count`), by
+        # key, with their infos (kept, so that the identities in the key
+        # stay theirs): pairing again, they are held without being scored.
+        self.unclean: dict[tuple, list[SentenceInfo]] = {}
 
     # --- the whole thing ----------------------------------------------------------
 
@@ -304,6 +308,7 @@ class ConlluPairing:
                     for unit in self.units if unit.counts is None}
         carried = self.bulk_totals
         self.bulk_totals = Counts()
+        old_unclean, self.unclean = self.unclean, {}
         self.system = []
         self.gold = gold.infos
         self.units = []
@@ -374,6 +379,10 @@ class ConlluPairing:
                 self._add(Unit(PAIRED, gold_positions, system_positions, previous.counts,
                                previous.clean, key, previous.problems))
                 return
+            if not final and key in old_unclean:  # the same sentences, unclean before: unclean now
+                self.unclean[key] = old_unclean[key]
+                held.append((gold_positions, system_positions))
+                return
             golds = [gold.get(k) for k in gold_positions]
             systems = [system_sentence(k) for k in system_positions]
             unit = Unit(PAIRED, gold_positions, system_positions, Counts(), True, key)
@@ -386,6 +395,8 @@ class ConlluPairing:
                 scored = score_chunk(golds, systems, details=True)
                 unit.counts, unit.clean = scored.counts, scored.clean
                 if not scored.clean and not final:
+                    self.unclean[key] = [self.gold[k] for k in gold_positions] + \
+                        [self.system[k] for k in system_positions]
                     held.append((gold_positions, system_positions))
                     # Parse them again when the next chunk comes: keep nothing.
                     return

@@ -337,6 +337,7 @@ def rescore_in_two(pairing: ConlluPairing, system: Sequence[Segment], gold: Sequ
     pairing.missing, pairing.unmatched = [], []
     pairing.excluded = first.excluded + [k + s0 for k in part.excluded]
     pairing.ended_unclean = part.ended_unclean
+    pairing.unclean = first.unclean
     pairing._index()
     log(f"first pass in two processes: {c} + {len(system) - c} sentence blocks")
     return True
