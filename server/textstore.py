@@ -7,7 +7,9 @@ file.  Here the text is a list of *segments*: each holds one block of lines
 (a sentence) and the blank lines after it.  A change touches one or a few
 segments; only those (and their neighbours, in case a blank line appeared or
 vanished) are cut into blocks again, so the cost of an edit does not grow
-with the file.
+with the file.  A neighbour that comes out the same is kept (the same
+object), so that what the engine derived from it stays: an edit inside one
+sentence gives one new segment.
 
 Positions here are in code points (Python string indices); the LSP adapter
 converts from the client's position encoding before calling `apply_change`.
