@@ -98,6 +98,54 @@ def test_incremental_rescoring_equals_a_fresh_engine(tmp_path, seed):
         assert snapshot(engine, path) == snapshot(fresh, fresh_path), (step, kind, value)
 
 
+def copies(text: str, n: int) -> str:
+    """``n`` copies of a document, each sent_id made distinct: the same
+    sentence texts over and over, as in a treebank made of copies."""
+    import re
+    return "".join(re.sub(r"(# sent_id = \S+)", lambda m: f"{m.group(1)}-c{i}", text) for i in range(n))
+
+
+TEXT_EDITS = EDITS + [("cell", 1, ["a", "b", "The", "cat", "sat", "xyz", "do", "n't"]),
+                      ("cell", 0, ["1", "2", "3", "1-2"])]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_pairing_again_around_text_edits_equals_a_fresh_engine(tmp_path, seed):
+    """Edits of FORMs, IDs and whole lines on a document whose sentence texts
+    repeat: each is paired again around the edit only (see
+    ConlluPairing.repair_locally) or in full, and must equal a fresh engine."""
+    from lsp_support import GOLD
+    pred, gold = copies(PRED, 3), copies(GOLD, 3)
+    workspace(tmp_path, pred, gold)
+    rng = random.Random(seed)
+    engine, path = open_pair(tmp_path, pred)
+    text = pred
+    for step in range(40):
+        lines = text.split("\n")
+        kind, column, values = rng.choice(TEXT_EDITS)
+        value = rng.choice(values)
+        if kind == "cell":
+            k = rng.choice([n for n, line in enumerate(lines) if line.count("\t") == 9])
+            cells = lines[k].split("\t")
+            start = sum(len(c) + 1 for c in cells[:column])
+            change = ((k, start), (k, start + len(cells[column])), value)
+            cells[column] = value
+            lines[k] = "\t".join(cells)
+        elif kind == "delete":
+            k = rng.randrange(len(lines) - 1)
+            change = ((k, 0), (k + 1, 0), "")
+            del lines[k]
+        else:
+            k = rng.randrange(len(lines))
+            change = ((k, 0), (k, 0), value + "\n")
+            lines.insert(k, value)
+        text = "\n".join(lines)
+        engine.change(path, step + 2, [change])
+        engine.rescore(path)
+        fresh, fresh_path = open_pair(tmp_path, text, name="x")
+        assert snapshot(engine, path) == snapshot(fresh, fresh_path), (step, kind, value)
+
+
 LITSEA = [
     ("pred/japanese_gsd_test.japanese.pred.txt", "eval/japanese_gsd_test.txt", "space", False),
     ("pred/korean_gsd_test.korean.pred.tsv", "eval/korean_gsd_test.tsv", "tsv", False),
@@ -291,3 +339,35 @@ def test_a_gold_read_from_disk_goes_with_its_last_prediction(tmp_path):
     assert gold in engine.documents  # y is still scored against it
     engine.close(str(tmp_path / "y.conllu"))
     assert set(engine.documents) == set()
+
+
+def _one_word(form: str, sent_id: str | None) -> str:
+    head = [f"# sent_id = {sent_id}"] if sent_id else []
+    return "\n".join(head + [f"1\t{form}\t{form}\tX\t_\t_\t0\troot\t_\t_"])
+
+
+@pytest.mark.parametrize("before,after", [
+    # P0's typo frees gold A, which P3 (no sent_id; unmatched until then)
+    # then takes by its text, far past the edit.
+    (["A", "B", "C", "A"], ["Y", "B", "C", "A"]),
+    # P0's fix takes gold A back from P2, which had taken it by text.
+    (["Y", "B", "A"], ["A", "B", "A"]),
+])
+def test_pairing_again_around_an_edit_follows_what_it_changes_further_on(tmp_path, before, after):
+    """A gold sentence that an edit frees or takes can change the pairing of
+    a sentence far after it (by text): pairing again around the edit must
+    carry on until that sentence, and equal a fresh engine."""
+    gold = "\n\n".join(_one_word(form, f"g{k}") for k, form in enumerate("ABCD")) + "\n\n"
+    ids = [f"g{k}" if k < 2 else None for k in range(len(before))]
+    pred = "\n\n".join(_one_word(form, sent_id) for form, sent_id in zip(before, ids)) + "\n\n"
+    workspace(tmp_path, pred, gold)
+    engine, path = open_pair(tmp_path, pred)
+    engine.diagnostics(path)
+    row = pred.split("\n").index(_one_word(before[0], "g0").split("\n")[1])
+    engine.change(path, 2, [((row, 2), (row, 3), after[0])])
+    engine.rescore(path)
+    lines = pred.split("\n")
+    lines[row] = lines[row][:2] + after[0] + lines[row][3:]  # the FORM only, as the edit did
+    fresh, fresh_path = open_pair(tmp_path, "\n".join(lines), name="x")
+    assert snapshot(engine, path) == snapshot(fresh, fresh_path)
+    assert engine.documents[path].conllu.missing == fresh.documents[fresh_path].conllu.missing

@@ -177,6 +177,10 @@ def test_an_edit_that_moves_the_pairing_reads_only_what_it_changed(tmp_path, mon
     form = lines[row].split("\t")[1]
     start = len(lines[row].split("\t")[0]) + 1
 
+    from scorer.conllu.pairing import SentencePairer
+    fed = []
+    real_feed = SentencePairer.feed
+    monkeypatch.setattr(SentencePairer, "feed", lambda self, info: fed.append(info) or real_feed(self, info))
     read, counted, scored = [], [], []
     real_read_plain, real_batch, real_score_chunk = (engine_conllu.read_plain, engine_conllu.PlainBatch,
                                                      engine_conllu.score_chunk)
@@ -186,13 +190,15 @@ def test_an_edit_that_moves_the_pairing_reads_only_what_it_changed(tmp_path, mon
     monkeypatch.setattr(engine_conllu, "score_chunk",
                         lambda *args, **kwargs: scored.append(args) or real_score_chunk(*args, **kwargs))
     for step, new_form in enumerate([form + "z", form]):  # the typo, then its fix
-        read.clear(), counted.clear(), scored.clear()
+        read.clear(), counted.clear(), scored.clear(), fed.clear()
         engine.change(key, step + 2, [((row, start), (row, start + len(form if step == 0 else form + "z")),
                                        new_form)])
         engine.rescore(key)
         assert read == []  # every other sentence keeps its analysis (the edited one is parsed alone)
         assert len(counted) <= 1 and all("s150" in body for body in counted)  # its old counts taken out
         assert len(scored) <= 1
+        # Paired again only around it: from s150 until the pairing is back in step.
+        assert 1 <= len(fed) <= 3 and fed[0].sent_id == "s150"
         lines[row] = "\t".join([lines[row].split("\t")[0], new_form] + lines[row].split("\t")[2:])
         fresh = Engine(str(tmp_path), engine.settings)
         fresh.open(key, key, "\n".join(lines), 1)

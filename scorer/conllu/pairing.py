@@ -136,6 +136,15 @@ class SentencePairer:
         """Pair a system sentence with this gold sentence, as step 1 would."""
         self._pair([gold_index], [])
 
+    def claim_quietly(self, gold_index: int) -> None:
+        """Mark a gold sentence taken by a chunk decided before (to carry on
+        a pairing from the middle: see the engine's `repair_locally`)."""
+        self._pair([gold_index], [])
+
+    def is_idle(self) -> bool:
+        """No chunk is open (waiting for more system sentences)."""
+        return self._open is None
+
     # --- steps ----------------------------------------------------------------
 
     def _is_used(self, i: int) -> bool:

@@ -26,7 +26,7 @@ and dropped; gold sentences are parsed as the pairing reaches them (see
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from scorer.conllu.bulk import PlainBatch, PlainSentence, count_plain_pairs, read_plain
 from scorer.conllu.checks import tree_problems
@@ -287,37 +287,54 @@ class ConlluPairing:
         # key, with their infos (kept, so that the identities in the key
         # stay theirs): pairing again, they are held without being scored.
         self.unclean: dict[tuple, list[SentenceInfo]] = {}
+        # The gold sentences as the last whole pass read them (for pairing
+        # again around an edit); None after a pass in two processes.
+        self.source: GoldSource | None = None
 
     # --- the whole thing ----------------------------------------------------------
 
-    def rescore(self, segments: Sequence[Segment], gold: GoldSource) -> None:
+    def rescore(self, segments: Sequence[Segment], gold: GoldSource,
+                local: "_Local | None" = None) -> None:
         """Pair and count everything: the predicted document's ``segments``
         against ``gold``.  Units whose sentences are the same objects as
         before keep their counts — those counted in bulk too, so that after
         an edit that moved the pairing (a token's text changed, a sentence
-        split) only the sentences that changed are read and counted again."""
-        system = system_stream(segments, gold.threshold, gold.keep)
+        split) only the sentences that changed are read and counted again.
+
+        With ``local`` (see `repair_locally`), pair again only from one unit
+        on, until the pairing is back in step with the old one."""
         keep = gold.keep
-        old = {unit.key: unit for unit in self.units if unit.key and unit.counts is not None}
+        old_units = self.units[local.unit:] if local else self.units
+        old = {unit.key: unit for unit in old_units if unit.key and unit.counts is not None}
         # Units counted in bulk (one gold and one predicted sentence each)
         # have no key (see `count`): they are found by the identities of the
         # two infos they were counted from.  Their counts are in bulk_totals,
         # carried over; those not paired again are taken out at the end.
-        old_system, old_gold = self.system, self.gold
+        old_system, old_gold = (local.old_system if local else self.system), self.gold
         old_bulk = {(id(old_gold[unit.gold[0]]), id(old_system[unit.system[0]])): unit
-                    for unit in self.units if unit.counts is None}
+                    for unit in old_units if unit.counts is None}
         carried = self.bulk_totals
         self.bulk_totals = Counts()
-        old_unclean, self.unclean = self.unclean, {}
-        self.system = []
+        old_unclean, self.unclean = self.unclean, {} if local is None else dict(self.unclean)
+        if local is None:
+            system: Iterable[SentenceInfo] = system_stream(segments, gold.threshold, gold.keep)
+            self.system = []
+            self.units = []
+            self.missing, self.unmatched, self.excluded = [], [], []
+        else:
+            system = iter(self.system[local.start:])
+            self.units = self.units[:local.unit]
         self.gold = gold.infos
-        self.units = []
-        self.missing, self.unmatched, self.excluded = [], [], []
         identical: list[tuple[Unit, Sentence, Sentence]] = []
         plain: list[tuple[Unit, SentenceInfo, SentenceInfo]] = []  # (unit, gold, system)
         held: list[tuple[list[int], list[int]]] = []  # at most one: a chunk ending unclean
         annotated = self.settings.sentences == "annotated"
         pairer = SentencePairer(gold)
+        if local is not None:
+            for unit in self.units:
+                if unit.kind == PAIRED:
+                    for j in unit.gold:
+                        pairer.claim_quietly(j)
 
         def system_sentence(k: int) -> Sentence:
             return self.system[k].parse()
@@ -444,17 +461,40 @@ class ConlluPairing:
                     self._add(Unit(MISSING, [k], [], counts))
 
         position: dict[int, int] = {}
+        resumed = False
+        k = local.start - 1 if local else -1
         for info in system:
-            k = len(self.system)
-            self.system.append(info)
+            k += 1
+            if local is None:
+                self.system.append(info)
             position[id(info)] = k
             for chunk in pairer.feed(info):  # type: ignore[arg-type]
                 handle(chunk)
-        for chunk in pairer.finish():
-            handle(chunk)
-        # Whether the last chunk would have been joined with what came next
-        # (see server.engine.parts: the first part of a file must end clean).
-        self.ended_unclean = bool(held)
+            if local is not None and k >= local.last and not held and pairer.is_idle() \
+                    and local.in_step(self.units, k + 1, pairer.next_gold):
+                resumed = True
+                break
+        if resumed:
+            assert local is not None
+            self.units += local.rest
+            # Which gold sentences are missing (in gold's order, as `finish` gives them).
+            was_missing = {u.gold[0]: u for u in local.old_units_missing()}
+            for j in sorted((set(was_missing) - local.taken) | local.freed):
+                unit = was_missing.get(j)
+                if unit is None:
+                    counts = one_side_counts(gold.get(j), gold=True) if self.settings.sentences == "all" \
+                        else Counts()
+                    unit = Unit(MISSING, [j], [], counts)
+                self._add(unit)
+            for unit in local.rest:  # kept as they were: not taken out below
+                if unit.counts is None:
+                    old_bulk.pop((id(old_gold[unit.gold[0]]), id(old_system[unit.system[0]])), None)
+        else:
+            for chunk in pairer.finish():
+                handle(chunk)
+            # Whether the last chunk would have been joined with what came next
+            # (see server.engine.parts: the first part of a file must end clean).
+            self.ended_unclean = bool(held)
         flush_held()
         flush_identical()
         flush_plain()
@@ -463,6 +503,11 @@ class ConlluPairing:
             carried = carried - _bulk_counts([(old_gold[unit.gold[0]], old_system[unit.system[0]])
                                               for unit in old_bulk.values()])
         self.bulk_totals += carried
+        if local is not None:
+            self.missing = [u.gold[0] for u in self.units if u.kind == MISSING]
+            self.unmatched = [u.system[0] for u in self.units if u.kind == UNMATCHED]
+        else:
+            self.source = gold
         self._index()
 
     def _add(self, unit: Unit) -> None:
@@ -484,16 +529,62 @@ class ConlluPairing:
 
     # --- after an edit ------------------------------------------------------------
 
-    def update(self, positions: Sequence[int], infos: Sequence[SentenceInfo],
-               parsed: Sequence[Sentence | None]) -> bool:
-        """Replace the predicted sentences at ``positions`` (same count, same
-        sent_ids and characters as before) and count their units again.
-        Returns False when that cannot be done in place (then call rescore)."""
+    def repair_locally(self, positions: Sequence[int], infos: Sequence[SentenceInfo],
+                       gold: Callable[[], GoldSource]) -> bool:
+        """Replace the predicted sentences at ``positions`` (as many as before,
+        some with another text or sent_id, so that they may pair otherwise)
+        and pair again around them: from the unit holding the first, until
+        the pairing is back in step with the old one — the same gold
+        sentences taken, nothing open or held, at a boundary of the old
+        units — after which every decision is the old one.  False when this
+        cannot be done (then call rescore, which pairs everything).
+        ``gold`` makes a gold source when the pairing has none kept (after a
+        first pass in two processes)."""
+        if self.excluded or not positions or not self.units or self.pairs_alike(positions, infos):
+            return False  # (sentences that pair alike are for `update`)
+        first = min(positions)
+        if not 0 <= first < len(self.unit_of) or self.unit_of[first] < 0:
+            return False
+        unit = self.unit_of[first]
+        # Sentences made unmatched just before it may be the rest of a chunk
+        # that the edited sentence failed (their mismatch is read from that
+        # chunk's gold text): start before them.
+        while unit > 0 and self.units[unit - 1].kind == UNMATCHED:
+            unit -= 1
+        start = min(self.units[unit].system)
+        if self.source is None:
+            self.source = gold()
+            self.source.count()  # every gold sentence looked up, as a whole pass leaves it
+            if len(self.source.infos) != len(self.gold):
+                self.source = None
+                return False
+        old_system = list(self.system)
+        for k, info in zip(positions, infos):
+            self.system[k] = info
+            info.pair_problems = NONE
+        local = _Local(unit, start, max(positions), old_system, self.units, self.unit_of, self.system,
+                       self.gold, self.source.by_id)
+        self.rescore((), self.source, local)
+        return True
+
+
+    def pairs_alike(self, positions: Sequence[int], infos: Sequence[SentenceInfo]) -> bool:
+        """Whether these new sentences at ``positions`` pair as the old ones did
+        (the same sent_ids and characters): then `update` can count them in place."""
         for k, info in zip(positions, infos):
             old = self.system[k] if k < len(self.system) else None
             if old is None or old.sent_id != info.sent_id or old.chars != info.chars \
                     or old.missing_heads != info.missing_heads:
                 return False
+        return True
+
+    def update(self, positions: Sequence[int], infos: Sequence[SentenceInfo],
+               parsed: Sequence[Sentence | None]) -> bool:
+        """Replace the predicted sentences at ``positions`` (same count, same
+        sent_ids and characters as before) and count their units again.
+        Returns False when that cannot be done in place (then call rescore)."""
+        if not self.pairs_alike(positions, infos):
+            return False
         fresh = dict(zip(positions, parsed))
         touched = sorted({self.unit_of[k] for k in positions if self.unit_of[k] >= 0})
         for u in touched:
@@ -545,6 +636,117 @@ class ConlluPairing:
                     golds[outcome.gold_sentence], outcome.gold_word,
                     systems[outcome.system_sentence], outcome.system_word, outcome.mask)
         return per_system
+
+
+class _Local:
+    """Where `ConlluPairing.rescore` pairs again around an edit, and how it
+    knows that the pairing is back in step with the old one.
+
+    From a sentence on, the pairer's decisions depend on its state: which
+    gold sentences are taken, where the gold stream goes on (one past the
+    last gold sentence taken), and whether a chunk is open.  The new run is
+    back in step with the old one at a sentence where both were idle (the
+    old one had just closed a chunk it paired), the stream goes on at the
+    same gold sentence, and the gold sentences taken differ only where no
+    later decision looks: a sentence the new run *took* was not given to a
+    later sentence by the old run, and a sentence it left *free* has a text
+    that no later predicted sentence has, except sentences the old run
+    paired by their sent_id (taking a gold sentence by sent_id or by text
+    needs its text, a sentence paired by sent_id goes on being so, and the
+    stream has passed both).  What differs is then only which gold
+    sentences end up missing."""
+
+    def __init__(self, unit: int, start: int, last: int, old_system: list[SentenceInfo],
+                 old_units: list[Unit], old_unit_of: list[int], system: list[SentenceInfo],
+                 gold: list[SentenceInfo], by_id: dict[str, int]) -> None:
+        self.unit = unit              # the first old unit made again
+        self.start = start            # its first predicted sentence
+        self.last = last              # the last edited sentence
+        self.old_system = old_system
+        self._old_units = old_units
+        self._system, self._gold, self._by_id = system, gold, by_id
+        self._old_unit_of = old_unit_of
+        self._next = unit             # the first old unit past the predicted sentences seen
+        self._old_gold: set[int] = set()
+        self._taken: set[int] = set()   # in the new run's gold and not (yet) in the old one's
+        self._freed: set[int] = set()   # the other way round
+        self._old_stream = 1 + max((max(u.gold) for u in old_units[:unit] if u.kind == PAIRED), default=-1)
+        self._new_gold: set[int] = set()
+        self._seen = unit             # new units looked at so far
+        self._given_later: dict[int, int] = {}
+        self._wanted_later: dict[int, int] = {}
+        self.rest: list[Unit] = []    # the old units that follow, MISSING ones left out
+        self.taken: set[int] = set()  # gold sentences taken now and not before
+        self.freed: set[int] = set()  # and free now, taken before
+
+    def in_step(self, units: list[Unit], end: int, stream: int) -> bool:
+        """Whether the old units from predicted sentence ``end`` on can follow
+        the new ``units``, the new pairer's stream going on at ``stream``."""
+        old = self._old_units
+        while self._next < len(old) and old[self._next].kind != MISSING and \
+                min(old[self._next].system) < end:
+            if old[self._next].kind == PAIRED:
+                for j in old[self._next].gold:
+                    self._old_gold.add(j)
+                    if j in self._new_gold:
+                        self._taken.discard(j)
+                    else:
+                        self._freed.add(j)
+                self._old_stream = max(self._old_stream, max(old[self._next].gold) + 1)
+            self._next += 1
+        for unit in units[self._seen:]:
+            if unit.kind == PAIRED:
+                for j in unit.gold:
+                    self._new_gold.add(j)
+                    if j in self._old_gold:
+                        self._freed.discard(j)
+                    else:
+                        self._taken.add(j)
+        self._seen = len(units)
+        following = old[self._next] if self._next < len(old) else None
+        if following is not None and following.kind != MISSING and min(following.system) != end:
+            return False
+        # The old pairing was idle there only after a chunk it paired: the
+        # sentences of a chunk that failed are made unmatched one by one,
+        # later, when the sentence that failed it comes.
+        if old[self._next - 1].kind != PAIRED or stream != self._old_stream:
+            return False
+        taken, freed = set(self._taken), set(self._freed)
+        if any(self._given_by_old(j) >= self._next for j in taken) or \
+                any(self._wanted(j) >= end for j in freed):
+            return False
+        self.rest = [u for u in old[self._next:] if u.kind != MISSING]
+        self.taken, self.freed = taken, freed
+        return True
+
+    def old_units_missing(self) -> list[Unit]:
+        return [u for u in self._old_units if u.kind == MISSING]
+
+    def _given_by_old(self, j: int) -> int:
+        """The last old unit that took gold sentence ``j`` (-1: none)."""
+        if j not in self._given_later:
+            self._given_later[j] = max((u for u in range(self.unit, len(self._old_units))
+                                        if self._old_units[u].kind == PAIRED and j in self._old_units[u].gold),
+                                       default=-1)
+        return self._given_later[j]
+
+    def _wanted(self, j: int) -> int:
+        """The last predicted sentence with gold sentence ``j``'s text that the
+        old run did not pair by its sent_id (-1: none)."""
+        if j not in self._wanted_later:
+            text = self._gold[j].chars
+            self._wanted_later[j] = max((k for k, info in enumerate(self._system)
+                                         if info.chars == text and not self._paired_by_id(k, info)), default=-1)
+        return self._wanted_later[j]
+
+    def _paired_by_id(self, k: int, info: SentenceInfo) -> bool:
+        """Whether the old run paired predicted sentence ``k`` alone with the
+        gold sentence its sent_id names (then step 1 did: it comes first)."""
+        u = self._old_unit_of[k] if k < len(self._old_unit_of) else -1
+        if u < 0 or info.sent_id is None:
+            return False
+        unit = self._old_units[u]
+        return unit.kind == PAIRED and len(unit.system) == 1 and unit.gold == [self._by_id.get(info.sent_id)]
 
 
 def _bulk_counts(pairs: Sequence[tuple[SentenceInfo, SentenceInfo]]) -> Counts:

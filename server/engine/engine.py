@@ -321,12 +321,19 @@ class Engine:
         # document object: a gold file that was closed and read again is new).
         gold_state = (id(gold), gold.store.version, threshold)
         pairing = document.conllu
-        in_place = (changes is not None and pairing is not None and pairing.settings == settings
-                    and pairing.gold_state == gold_state
-                    and sum(len(c[0]) for c in changes) <= INCREMENTAL_LIMIT
-                    and pairing.update([p for c in changes for p in c[0]],
-                                       [i for c in changes for i in c[1]],
-                                       [s for c in changes for s in c[2]]))
+        in_place = False
+        if changes is not None and pairing is not None and pairing.settings == settings \
+                and pairing.gold_state == gold_state and sum(len(c[0]) for c in changes) <= INCREMENTAL_LIMIT:
+            positions = [p for c in changes for p in c[0]]
+            infos = [i for c in changes for i in c[1]]
+            if pairing.pairs_alike(positions, infos):
+                # The same pairing: count the edited units again (False when
+                # the units around them would be grouped otherwise).
+                in_place = pairing.update(positions, infos, [s for c in changes for s in c[2]])
+            else:
+                # Another text or sent_id: pair again around the edit.
+                in_place = pairing.repair_locally(positions, infos,
+                                                  lambda: GoldSource(gold.store.segments, threshold))
         if not in_place:
             # Units of the old pairing are reused only when gold is the same
             # and the sentences were edited here and there; otherwise it is

@@ -338,6 +338,7 @@ def rescore_in_two(pairing: ConlluPairing, system: Sequence[Segment], gold: Sequ
     pairing.excluded = first.excluded + [k + s0 for k in part.excluded]
     pairing.ended_unclean = part.ended_unclean
     pairing.unclean = first.unclean
+    pairing.source = None  # made when first needed (see ConlluPairing.repair_locally)
     pairing._index()
     log(f"first pass in two processes: {c} + {len(system) - c} sentence blocks")
     return True
