@@ -209,3 +209,28 @@ def test_an_edit_that_moves_the_pairing_reads_only_what_it_changed(tmp_path, mon
         assert [ours[k] for k in (0, 5, 6, 7, 8)] == [theirs[k] for k in (0, 5, 6, 7, 8)]
         # The typo unpairs the sentence from its gold; the fix pairs it again.
         assert ("text-mismatch" in {d[0] for d in ours[7]}) == (step == 0)
+
+
+def test_splitting_a_sentence_pairs_again_in_one_process(tmp_path, monkeypatch):
+    """An edit that splits a sentence in two changes the number of
+    sentences: the pairing is made again, reusing every unchanged pair —
+    not a new first pass in two processes — and equals a fresh engine."""
+    synthetic_pair(tmp_path, 300)
+    logs: list[str] = []
+    engine = engine_for(tmp_path, True, monkeypatch, logs)
+    key = open_pair(engine, tmp_path)
+    engine.diagnostics(key)
+    assert any("two processes" in line for line in logs)
+    logs.clear()
+    lines = (tmp_path / "pred.conllu").read_text(encoding="utf-8").split("\n")
+    row = lines.index("# sent_id = s200") + 3  # the third line of s200: its second word
+    engine.change(key, 2, [((row, 0), (row, 0), "\n")])  # a blank line before it
+    engine.rescore(key)
+    assert not any("two processes" in line for line in logs)
+    lines.insert(row, "")
+    monkeypatch.setattr(parts, "MIN_SENTENCES", 10**9)
+    fresh = Engine(str(tmp_path), engine.settings)
+    fresh.open(key, key, "\n".join(lines), 1)
+    fresh.rescore(key)
+    ours, theirs = summary(engine, key), summary(fresh, key)
+    assert [ours[k] for k in (0, 5, 6, 7, 8)] == [theirs[k] for k in (0, 5, 6, 7, 8)]

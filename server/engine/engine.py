@@ -336,9 +336,10 @@ class Engine:
                                                   lambda: GoldSource(gold.store.segments, threshold))
         if not in_place:
             # Units of the old pairing are reused only when gold is the same
-            # and the sentences were edited here and there; otherwise it is
-            # a first pass, which a large file makes in two processes.
-            reusable = pairing is not None and pairing.units and changes is not None \
+            # and the sentences were edited here and there (some may have
+            # been split or joined); otherwise it is a first pass, which a
+            # large file makes in two processes.
+            reusable = pairing is not None and pairing.units and edits is not None \
                 and pairing.gold_state == gold_state
             if pairing is None or pairing.settings != settings:
                 pairing = document.conllu = ConlluPairing(settings)
