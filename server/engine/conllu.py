@@ -15,8 +15,11 @@ changed, not to the file:
   file's totals as their sum.  After an edit that keeps every sentence's
   sent_id and characters (changing a tag, a head, a relation), the pairing
   cannot have changed, so only the units holding the edited sentences are
-  counted again and the totals adjusted; otherwise the pairing is redone,
-  reusing the counts of every unit whose sentences did not change.
+  counted again and the totals adjusted.  After an edit that changes a
+  sentence's text or sent_id but not the number of sentences, the pairing is
+  made again around it (`ConlluPairing.repair_locally`, `_Local`); otherwise
+  it is redone, reusing the counts of every unit whose sentences did not
+  change.
 
 A full pass streams: each predicted sentence is parsed once, paired, counted,
 and dropped; gold sentences are parsed as the pairing reaches them (see
@@ -534,10 +537,11 @@ class ConlluPairing:
         """Replace the predicted sentences at ``positions`` (as many as before,
         some with another text or sent_id, so that they may pair otherwise)
         and pair again around them: from the unit holding the first, until
-        the pairing is back in step with the old one — the same gold
-        sentences taken, nothing open or held, at a boundary of the old
-        units — after which every decision is the old one.  False when this
-        cannot be done (then call rescore, which pairs everything).
+        the pairing is back in step with the old one (see `_Local`), after
+        which every decision is the old one.  False when this cannot be done
+        (then call rescore, which pairs everything; not with ``annotated``,
+        whose left-out chunks leave no unit to rebuild the pairer's state
+        from).
         ``gold`` makes a gold source when the pairing has none kept (after a
         first pass in two processes)."""
         if self.excluded or not positions or not self.units or self.pairs_alike(positions, infos):
