@@ -81,6 +81,10 @@ class ConfigProblem:
     path: str | None = None  # the file it is in (annoscore.toml), None for editor settings
     line: int = 0            # 0-based
 
+    def text(self) -> str:
+        """The message with its line, for the command line."""
+        return self.message if self.path is None else f"{self.message} (line {self.line + 1})"
+
 
 @dataclass(frozen=True)
 class Pairing:

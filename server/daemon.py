@@ -8,7 +8,7 @@ feeds it watchfiles events and reports what changed.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterable
 
 from scorer.problems import Problem
@@ -65,12 +65,15 @@ class DiskWorkspace:
         settings, self.config_problems = load_project(self.root, self.base_settings)
         self.config_reads += 1
         keys = self.engine.set_settings(settings)
-        if self.gold_override:
-            from dataclasses import replace
-            for key in keys:
-                document = self.engine.documents[key]
-                document.pairing = replace(document.pairing, gold=os.path.abspath(self.gold_override))
+        for key in keys:
+            self._override_gold(key)
         return keys
+
+    def _override_gold(self, key: str) -> None:
+        """``check --gold G``: G is the gold of every file, whatever the pairs say."""
+        if self.gold_override:
+            document = self.engine.documents[key]
+            document.pairing = replace(document.pairing, gold=os.path.abspath(self.gold_override))
 
     def relevant(self, path: str) -> bool:
         return pairing_for(path, self.engine.settings, self.root) is not None
@@ -86,9 +89,7 @@ class DiskWorkspace:
         document = self.engine.open(path, path, text)
         if document is None:
             return False
-        if self.gold_override:
-            from dataclasses import replace
-            document.pairing = replace(document.pairing, gold=os.path.abspath(self.gold_override))
+        self._override_gold(path)
         return True
 
     def rescore(self, paths: Iterable[str]) -> list[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 import signal
 import subprocess
 import sys
@@ -37,6 +38,15 @@ def test_check_exit_codes(tmp_path, monkeypatch, capsys):
     with pytest.raises(SystemExit) as stop:
         main(["check"])
     assert stop.value.code == 2
+
+
+def test_check_names_the_line_of_a_bad_project_file(tmp_path, monkeypatch, capsys):
+    workspace(tmp_path)
+    (tmp_path / "annoscore.toml").write_text('# our pairs\nthreshold = "high"\n')
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "x.conllu"]) == 1
+    err = capsys.readouterr().err
+    assert "annoscore check: annoscore.toml: threshold" in err and "(line 2)" in err
 
 
 def test_check_with_explicit_gold(tmp_path, monkeypatch, capsys):
@@ -87,11 +97,27 @@ def _event_for(process, path, timeout=30):
     raise AssertionError(f"no event for {path}")
 
 
+@contextmanager
+def watching(folder):
+    """``annoscore watch FOLDER --json`` running; stopped with Ctrl-C after,
+    which must end it cleanly."""
+    process = subprocess.Popen(COMMAND + ["watch", str(folder), "--json"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, cwd=folder)
+    try:
+        yield process
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=10)
+        finally:
+            process.kill()
+    assert process.returncode == 0
+    assert "Traceback" not in process.stderr.read()
+
+
 def test_watch_reports_changes_and_stops_on_ctrl_c(tmp_path):
     pred, gold = workspace(tmp_path)
-    process = subprocess.Popen(COMMAND + ["watch", str(tmp_path), "--json"], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, cwd=tmp_path)
-    try:
+    with watching(tmp_path) as process:
         start = _read_events(process, 2)
         by_path = {e["path"]: e for e in start}
         assert by_path["x.conllu"]["event"] == "start"
@@ -108,14 +134,6 @@ def test_watch_reports_changes_and_stops_on_ctrl_c(tmp_path):
         gold.write_text(gold.read_text().replace("2\tcat\tcat\tNOUN", "2\tcat\tcat\tVERB"), encoding="utf-8")
         event = _event_for(process, "x.conllu")
         assert event["score"]["metrics"]["UPOS"]["f1"] > change["score"]["metrics"]["UPOS"]["f1"]
-    finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=10)
-        finally:
-            process.kill()
-    assert process.returncode == 0
-    assert "Traceback" not in process.stderr.read()
 
 
 def test_a_changed_project_file_is_read_again(tmp_path):
@@ -138,6 +156,7 @@ def test_a_changed_project_file_is_read_again(tmp_path):
     config.write_text('threshold = "high"\n')
     assert str(other) in disk.changed([str(config)])
     assert [p.line for p in disk.config_problems] == [0] and "threshold" in disk.config_problems[0].message
+    assert disk.config_problems[0].text().endswith("(line 1)")
     assert disk.score(str(other))["gold"] is None and disk.engine.settings.threshold == Settings().threshold
 
 
@@ -145,9 +164,7 @@ def test_watch_reads_a_changed_project_file(tmp_path):
     workspace(tmp_path)
     other = tmp_path / "other.conllu"
     other.write_text(PRED, encoding="utf-8")
-    process = subprocess.Popen(COMMAND + ["watch", str(tmp_path), "--json"], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, cwd=tmp_path)
-    try:
+    with watching(tmp_path) as process:
         assert _event_for(process, "other.conllu")["score"]["metrics"] == {}
         time.sleep(1.0)  # let the watcher settle
         # A pair for it, and for a file watch has not read yet (not CoNLL-U by name).
@@ -163,13 +180,6 @@ def test_watch_reads_a_changed_project_file(tmp_path):
                 seen[event["path"]] = event
         assert seen["other.conllu"]["score"]["metrics"]["LAS"]["f1"] > 0
         assert seen["sys.out"]["score"]["metrics"]["LAS"]["f1"] == seen["other.conllu"]["score"]["metrics"]["LAS"]["f1"]
-    finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=10)
-        finally:
-            process.kill()
-    assert process.returncode == 0
 
 
 def test_a_deleted_gold_file_rescores_what_was_scored_against_it(tmp_path):

@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         failing += sum(1 for d in diagnostics if FAIL_ON[d.severity] <= threshold)
         report.append((key, diagnostics, workspace.score(key)))
     for problem in workspace.config_problems:
-        print(f"annoscore check: {problem.message}", file=sys.stderr)
+        print(f"annoscore check: {problem.text()}", file=sys.stderr)
     if args.json:
         json.dump({"files": [{"path": os.path.relpath(k), "diagnostics": [d.as_json() for d in ds],
                               "score": score} for k, ds, score in report],

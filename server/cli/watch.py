@@ -60,6 +60,11 @@ class Printer:
                 print(f"{path}: {score_line(score)}", flush=True)
 
 
+def report_config(workspace: DiskWorkspace) -> None:
+    for problem in workspace.config_problems:
+        print(f"annoscore watch: {problem.text()}", file=sys.stderr, flush=True)
+
+
 def run(args: argparse.Namespace) -> int:
     paths = args.paths or ["."]
     for path in paths:
@@ -67,8 +72,7 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"{path}: no such file or folder")
     root = paths[0] if os.path.isdir(paths[0]) else os.path.dirname(os.path.abspath(paths[0]))
     workspace = DiskWorkspace(root)
-    for problem in workspace.config_problems:
-        print(f"annoscore watch: {problem.message}", file=sys.stderr)
+    report_config(workspace)
     keys = [os.path.abspath(p) for p in files_under(paths) if workspace.add(p)]
     printer = Printer(workspace, args.json)
     printer.report(workspace.rescore(keys), "start")
@@ -82,8 +86,7 @@ def run(args: argparse.Namespace) -> int:
             reads = workspace.config_reads
             keys = workspace.changed(changed)
             if workspace.config_reads != reads:  # the project file changed: new pairs, new files
-                for problem in workspace.config_problems:
-                    print(f"annoscore watch: {problem.message}", file=sys.stderr, flush=True)
+                report_config(workspace)
                 added = [os.path.abspath(p) for p in files_under(paths)
                          if os.path.abspath(p) not in workspace.engine.documents and workspace.add(p)]
                 keys += [key for key in workspace.rescore(added) if key not in keys]
