@@ -70,6 +70,12 @@ CASES = [
     ("gold with a cycle", GOLD, variant(variant(GOLD, 0, 6, "2"), 1, 6, "1"), False),
     ("gold head _", GOLD, variant(GOLD, 1, 6, "_"), False),
     ("no token lines", "# sent_id = s", GOLD, False),
+    # A range from 0 right before the last word: the official scorer reads
+    # words 0..4 after it and runs out of lines.  (The old check took it,
+    # comparing the rows after it with _id_strings(4)[-1:4].)
+    ("range from 0", GOLD.replace("\n4\t", "\n0-4\t.\t_\t_\t_\t_\t_\t_\t_\t_\n4\t"),
+     GOLD.replace("\n4\t", "\n0-4\t.\t_\t_\t_\t_\t_\t_\t_\t_\n4\t"), False),
+    ("range past the words", MWT_GOLD.replace("1-2\tdu", "3-4\tdu"), MWT_GOLD.replace("1-2\tdu", "3-4\tdu"), False),
 ]
 
 

@@ -3,6 +3,7 @@ result (or declines), and edits carry on from it as from a single pass."""
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -131,8 +132,19 @@ def synthetic_pair(tmp_path, sentences: int, ids: bool = True) -> None:
 
 def test_synthetic_pair_split_equals_single(tmp_path, monkeypatch):
     synthetic_pair(tmp_path, 400)
+    made: list[str] = []
+    mkstemp = parts.tempfile.mkstemp
+
+    def recorded(*args, **kwargs):
+        handle, path = mkstemp(*args, **kwargs)
+        made.append(path)
+        return handle, path
+
+    monkeypatch.setattr(parts.tempfile, "mkstemp", recorded)
     split, single, key, logs = split_and_single(tmp_path, monkeypatch)
     assert any("two processes" in m for m in logs), logs
+    # The second half's text went through a file, which is gone.
+    assert len(made) == 1 and not os.path.exists(made[0])
     first = summary(split, key)
     assert first == summary(single, key)
     assert first[8]["counts"]["refused"] and first[8]["counts"]["unparsed"]
@@ -158,6 +170,15 @@ def test_falls_back_when_the_second_process_cannot_start(tmp_path, monkeypatch):
     monkeypatch.setattr(parts, "_forkserver", broken)
     split, single, key, logs = split_and_single(tmp_path, monkeypatch)
     assert any("no processes today" in m for m in logs), logs
+    assert summary(split, key) == summary(single, key)
+
+
+def test_falls_back_when_the_text_cannot_be_handed_over(tmp_path, monkeypatch):
+    synthetic_pair(tmp_path, 200)
+    monkeypatch.setattr(parts.tempfile, "tempdir", str(tmp_path / "no such folder"))
+    split, single, key, logs = split_and_single(tmp_path, monkeypatch)
+    assert any("could not hand the second half over" in m for m in logs), logs
+    assert not any("two processes" in m for m in logs), logs
     assert summary(split, key) == summary(single, key)
 
 

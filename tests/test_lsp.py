@@ -415,3 +415,23 @@ def test_large_message_bodies_are_parsed_once_and_released():
     stdin.structure = None
     assert bytes(stdin.read(len(body))) == body
     assert stdin.read(LARGE_MESSAGE) == b""  # end of input: a short body, as from a plain stream
+
+
+def test_a_large_body_is_announced_before_it_is_read():
+    """The server starts what a large document's first pass needs while the
+    body is still being read; a failure there never stops the reading."""
+    import io
+    from server.lsp.protocol import LARGE_MESSAGE, ReleasableInput
+    body = b'{"jsonrpc": "2.0", "method": "x", "params": {"text": "' + b"a" * LARGE_MESSAGE + b'"}}'
+    stream = io.BufferedReader(io.BytesIO(b"small" + body + body))
+    stdin = ReleasableInput(stream)
+    announced = []
+
+    def coming(size: int) -> None:
+        announced.append((size, stream.tell()))
+        raise RuntimeError("could not get ready")
+
+    stdin.large_body_coming = coming
+    assert stdin.read(5) == b"small" and announced == []
+    assert bytes(stdin.read(len(body))) == body  # read all the same
+    assert announced == [(len(body), 5)]        # told before any of it was read

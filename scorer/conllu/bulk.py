@@ -386,16 +386,34 @@ def count_plain_pairs(pairs: Sequence[tuple[PlainSentence, PlainSentence]]) -> C
     `PlainBatch` would count for them, without reading their text again."""
     if not pairs:
         return Counts()
-    gold: list[list] = [[] for _ in _FIELDS]
-    system: list[list] = [[] for _ in _FIELDS]
     starts, start, tokens = [], 0, 0
-    for g, s in pairs:
-        for side, sentence in ((gold, g), (system, s)):
-            columns, a, b = sentence.columns  # type: ignore[misc]
-            for out, name in zip(side, _FIELDS):
-                out += getattr(columns, name)[a:b]
+    for g, _ in pairs:
         starts.append(start)
         start += g.words
         tokens += g.n_tokens
-    return count_same_tokens(WordColumns(*gold), WordColumns(*system), starts, len(pairs), tokens)
+    gold = _gathered([g for g, _ in pairs])
+    system = _gathered([s for _, s in pairs])
+    return count_same_tokens(gold, system, starts, len(pairs), tokens)
 
+
+def _gathered(sentences: Sequence[PlainSentence]) -> WordColumns:
+    """The sentences' word columns laid end to end.  Sentences read one
+    after the other from one batch sit side by side in its columns (the
+    usual case: a pass pairs the documents in order), so whole runs of
+    them are cut out at once rather than sentence by sentence."""
+    runs: list[tuple[WordColumns, int, int]] = []
+    batch, first, end = None, 0, 0
+    for sentence in sentences:
+        columns, a, b = sentence.columns  # type: ignore[misc]
+        if columns is batch and a == end:
+            end = b
+            continue
+        if batch is not None:
+            runs.append((batch, first, end))
+        batch, first, end = columns, a, b
+    runs.append((batch, first, end))  # type: ignore[arg-type]
+    out: list[list] = [[] for _ in _FIELDS]
+    for columns, a, b in runs:
+        for column, name in zip(out, _FIELDS):
+            column += getattr(columns, name)[a:b]
+    return WordColumns(*out)

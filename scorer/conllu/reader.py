@@ -34,8 +34,8 @@ import io
 import os
 import re
 from functools import lru_cache
-from itertools import repeat
-from operator import itemgetter
+from itertools import compress, repeat
+from operator import itemgetter, not_
 from typing import Iterable, Iterator
 
 from ..problems import Problem, Severity
@@ -371,22 +371,25 @@ def _plain_multiword_rows(ids: list[str]) -> tuple[list[int], list[int]] | None:
     """Rows of words and rows of tokens when the IDs are well formed: words
     1..n in order, each range ``a-b`` right before its words ``a`` .. ``b``,
     no empty nodes.  None otherwise (the careful walk then reports why)."""
-    specials = [r for r, rid in enumerate(ids) if not rid.isdecimal()]
-    members: set[int] = set()
-    for r in specials:
+    is_word = list(map(str.isdecimal, ids))
+    word_rows = list(compress(range(len(ids)), is_word))
+    if list(compress(ids, is_word)) != _id_strings(len(word_rows)):
+        return None
+    # The words are 1..n in order, so a range is right before its words
+    # when the rows after it are all words and the first and last of them
+    # are a and b.
+    is_token = [True] * len(ids)
+    for r in compress(range(len(ids)), map(not_, is_word)):
         first, dash, last = ids[r].partition("-")
         if not (dash and first.isdecimal() and last.isdecimal()):
             return None
         a, b = int(first), int(last)
-        if b < a or ids[r + 1:r + 2 + b - a] != _id_strings(b)[a - 1:b]:
+        end = r + 1 + b - a
+        if (b < a or end >= len(ids) or ids[r + 1] != str(a) or ids[end] != str(b)
+                or not all(is_word[r + 1:end + 1])):
             return None
-        members.update(range(r + 1, r + 2 + b - a))
-    special_rows = set(specials)
-    word_rows = [r for r in range(len(ids)) if r not in special_rows]
-    if [ids[r] for r in word_rows] != _id_strings(len(word_rows)):
-        return None
-    token_rows = [r for r in range(len(ids)) if r not in members]
-    return word_rows, token_rows
+        is_token[r + 1:end + 1] = repeat(False, b - a + 1)
+    return word_rows, list(compress(range(len(ids)), is_token))
 
 
 def _select(rows_columns: list[list[str]], rows: list[int]) -> list[list[str]]:

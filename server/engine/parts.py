@@ -8,9 +8,9 @@ split the way `server.parallel` splits ``annoscore evaluate``:
 
 1. Both documents are cut before one sentence that both hold under the same
    ``sent_id`` (found once in each), near the middle of the prediction.
-2. A second process takes the text after the cut (prediction and gold) and
-   does there exactly what `ConlluPairing.rescore` does on a whole document:
-   analyse, pair, count.  It sends back, per segment, the fields of its
+2. A second process takes the text after the cut (prediction and gold,
+   handed over in a temporary file) and does there exactly what
+   `ConlluPairing.rescore` does on a whole document: analyse, pair, count.  It sends back, per segment, the fields of its
    `SentenceInfo`s, and its units, as plain tuples.  Meanwhile this process
    does the same with the text before the cut.
 3. The two halves are joined: the second half's infos are rebuilt on this
@@ -37,6 +37,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import tempfile
 import threading
 import traceback
 from dataclasses import dataclass
@@ -51,11 +52,13 @@ from .conllu import ConlluPairing, GoldSource, PairingSettings, SentenceInfo, Un
 
 # Below this many predicted sentences, starting a process costs more than it saves.
 MIN_SENTENCES = 20_000
-# The second process's share of the prediction: a little under half, since
-# it starts later (its text is sent first) and sends its results back.  In
-# the language server it was still the later one by about a second in most
-# runs of bench_lsp.py at 0.45.
-SECOND_SHARE = 0.42
+# A message this large (a document's text, as JSON) may well hold that many.
+LIKELY_LARGE_BYTES = 16 << 20
+# The second process's share of the prediction.  Both halves start within a
+# few milliseconds of each other (the text goes through a file), and the
+# second one's reading its text weighs about as much as this one's joining
+# the halves after.
+SECOND_SHARE = 0.5
 # How long to wait for the second half before giving up on it (seconds).
 PART_TIMEOUT = 900.0
 
@@ -175,35 +178,50 @@ def score_part(system: list[Segment], gold: list[Segment], threshold: float,
     return len(system), len(gold), result
 
 
-SEND_CHUNK = 8 << 20
+PIECE = 8 << 20
 
 
-def _send_text(connection, segments: Sequence[Segment]) -> None:
-    """The segments' text, a few megabytes at a time (never all of it at once in
-    memory twice), then an empty message."""
+def _write_text(out, segments: Sequence[Segment]) -> list[int]:
+    """Write the segments' text to ``out`` (UTF-8) a few megabytes at a time
+    (never all of it at once in memory twice); the byte size of each piece,
+    each piece whole segments."""
+    sizes: list[int] = []
     pieces: list[str] = []
     size = 0
     for segment in segments:
         pieces.append(segment.text)
         size += len(segment.text)
-        if size >= SEND_CHUNK:
-            connection.send_bytes("".join(pieces).encode("utf-8"))
+        if size >= PIECE:
+            sizes.append(out.write("".join(pieces).encode("utf-8")))
             pieces, size = [], 0
     if pieces:
-        connection.send_bytes("".join(pieces).encode("utf-8"))
-    connection.send_bytes(b"")
+        sizes.append(out.write("".join(pieces).encode("utf-8")))
+    return sizes
 
 
-def _receive_segments(connection, line: int) -> list[Segment]:
-    """The segments of the text `_send_text` sends, cut piece by piece (each
+def _read_segments(source, sizes: list[int], line: int) -> list[Segment]:
+    """The segments of the text `_write_text` wrote, cut piece by piece (each
     piece is whole segments, so they are cut as in the whole text), so that
     the text is never held whole beside its segments."""
     segments: list[Segment] = []
-    while chunk := connection.recv_bytes():
-        text = chunk.decode("utf-8")
+    for size in sizes:
+        text = source.read(size).decode("utf-8")
         segments += segments_of(text, line, at_file_start=False)
         line += text.count("\n")
     return segments
+
+
+@dataclass
+class _Part:
+    """What the second process is told: where its text is, and how to score it."""
+
+    path: str
+    system_sizes: list[int]
+    gold_sizes: list[int]
+    system_line: int
+    gold_line: int
+    threshold: float
+    settings: PairingSettings
 
 
 def _part_main(connection) -> None:
@@ -213,43 +231,65 @@ def _part_main(connection) -> None:
     # collector would only scan them again and again.
     gc.disable()
     try:
-        system_line, gold_line, threshold, settings = connection.recv()
-        system = _receive_segments(connection, system_line)
-        gold = _receive_segments(connection, gold_line)
-        connection.send(("ok", score_part(system, gold, threshold, settings)))
+        part: _Part = connection.recv()
+        with open(part.path, "rb") as source:
+            _remove(part.path)  # read through the open file; nothing left behind
+            system = _read_segments(source, part.system_sizes, part.system_line)
+            gold = _read_segments(source, part.gold_sizes, part.gold_line)
+        connection.send(("ok", score_part(system, gold, part.threshold, part.settings)))
     except BaseException as error:  # reported by the parent, which falls back
         connection.send(("error", f"{error}\n{traceback.format_exc()}"))
     finally:
         connection.close()
 
 
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
 class _Launch(threading.Thread):
-    """Starts the second process and sends it its part; then `result` waits
-    for what it sends back."""
+    """Starts the second process and tells it its part; then `result` waits
+    for what it sends back.
+
+    The text goes through a temporary file, written here before the thread
+    starts: one write of some 80 MB.  Sent through a pipe from this thread,
+    it took a second on a million words, since each of its many small
+    writes waited for the scoring thread to hand back the GIL, and the
+    second process started that much later."""
 
     def __init__(self, system: Sequence[Segment], gold: Sequence[Segment], threshold: float,
                  settings: PairingSettings) -> None:
         super().__init__(name="annoscore-second-half", daemon=True)
-        self.system, self.gold = system, gold
-        self.header = (system[0].first_line, gold[0].first_line, threshold, settings)
         self.process: Any = None
         self.connection: Any = None
         self.error: str | None = None
+        self.part: _Part | None = None
+        self.path: str | None = None
+        try:
+            handle, self.path = tempfile.mkstemp(prefix="annoscore-part-", suffix=".conllu")
+            with os.fdopen(handle, "wb") as out:
+                system_sizes = _write_text(out, system)
+                gold_sizes = _write_text(out, gold)
+            self.part = _Part(self.path, system_sizes, gold_sizes, system[0].first_line,
+                              gold[0].first_line, threshold, settings)
+        except Exception as error:
+            self.error = f"could not hand the second half over: {error}"
 
     def run(self) -> None:
+        if self.part is None:
+            return
         try:
             context = _forkserver()
             self.connection, theirs = context.Pipe()
             self.process = context.Process(target=_part_main, args=(theirs,), daemon=True)
             self.process.start()
             theirs.close()
-            self.connection.send(self.header)
-            _send_text(self.connection, self.system)
-            _send_text(self.connection, self.gold)
+            self.connection.send(self.part)
         except Exception as error:
             self.error = f"could not start a second process: {error}"
-        finally:
-            self.system = self.gold = ()
 
     def result(self) -> tuple[str, Any]:
         self.join()
@@ -266,6 +306,8 @@ class _Launch(threading.Thread):
     def stop(self, timeout: float = 0) -> None:
         """Close the pipe; kill the process unless it ends within ``timeout``."""
         self.join()
+        if self.path is not None:
+            _remove(self.path)
         if self.connection is not None:
             self.connection.close()
         if self.process is not None:
@@ -293,8 +335,8 @@ def rescore_in_two(pairing: ConlluPairing, system: Sequence[Segment], gold: Sequ
     if cut is None:
         return False
     c, g = cut
-    # The second process is started, and sent its text, from a thread, so
-    # that this one starts on the first half at once.
+    # The second process is started from a thread, so that this one starts
+    # on the first half at once.
     launch = _Launch(system[c:], gold[g:], threshold, pairing.settings)
     launch.start()
 

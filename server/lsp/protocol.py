@@ -17,6 +17,7 @@ import asyncio
 import inspect
 import json
 import logging
+from typing import Callable
 
 from lsprotocol import types
 from pygls.protocol import LanguageServerProtocol, lsp_method
@@ -45,6 +46,8 @@ class ReleasableInput:
     def __init__(self, stream) -> None:
         self.stream = stream
         self.structure = None       # pygls's object_hook (the protocol's structure_message)
+        # Called with a large body's size before it is read (see `main`).
+        self.large_body_coming: Callable[[int], None] | None = None
         self.parsed: dict[int, object] = {}
         self._next = 0
 
@@ -54,6 +57,11 @@ class ReleasableInput:
     def read(self, n: int) -> bytes | bytearray | str:
         if n < LARGE_MESSAGE:
             return self.stream.read(n)
+        if self.large_body_coming is not None:
+            try:
+                self.large_body_coming(n)
+            except Exception:  # only a head start: never in the way of reading
+                logger.exception("getting ready for a large message failed")
         buffer = bytearray(n)
         view, done = memoryview(buffer), 0
         while done < n:

@@ -30,7 +30,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from scorer import __version__
 from scorer.problems import Problem
 
-from ..engine import Engine
+from ..engine import Engine, parts
 from ..textstore import TextStore
 from .positions import UTF16, UTF32, to_client
 from .protocol import AnnoscoreProtocol, ReleasableInput
@@ -189,6 +189,15 @@ def create_server() -> AnnoscoreServer:
     return server
 
 
+def _large_body_coming(size: int) -> None:
+    """A message of many megabytes is most likely a large document being
+    opened: start the forkserver its first scoring will want now, while the
+    message is read and parsed, rather than once the document is open (its
+    import takes about a second, which the first pass then waited for)."""
+    if size >= parts.LIKELY_LARGE_BYTES:
+        parts.prepare()
+
+
 def main() -> int:
     level = os.environ.get("ANNOSCORE_LOG", "info").upper()
     logging.basicConfig(stream=sys.stderr, level=level if level in logging._nameToLevel else "INFO",
@@ -206,6 +215,7 @@ def main() -> int:
     server = create_server()
     stdin = ReleasableInput(sys.stdin.buffer)
     stdin.structure = server.protocol.structure_message
+    stdin.large_body_coming = _large_body_coming
     server.protocol.releasable_input = stdin
     server.start_io(stdin=stdin)  # type: ignore[arg-type]
     return 0
