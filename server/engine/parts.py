@@ -9,10 +9,12 @@ split the way `server.parallel` splits ``annoscore evaluate``:
 1. Both documents are cut before one sentence that both hold under the same
    ``sent_id`` (found once in each), near the middle of the prediction.
 2. A second process takes the text after the cut (prediction and gold,
-   handed over in a temporary file) and does there exactly what
-   `ConlluPairing.rescore` does on a whole document: analyse, pair, count.  It sends back, per segment, the fields of its
-   `SentenceInfo`s, and its units, as plain tuples.  Meanwhile this process
-   does the same with the text before the cut.
+   handed over in a temporary file that only the user can read, removed as
+   soon as that process has opened it) and does there exactly what
+   `ConlluPairing.rescore` does on a whole document: analyse, pair, count.
+   It sends back, per segment, the fields of its `SentenceInfo`s, and its
+   units, as plain tuples.  Meanwhile this process does the same with the
+   text before the cut.
 3. The two halves are joined: the second half's infos are rebuilt on this
    process's own segments and its units shifted past the first half's
    sentences, so that the result is the object a single pass would have made,
