@@ -110,7 +110,6 @@ class DiskWorkspace:
         if any(os.path.dirname(p) == self.root and os.path.basename(p) in CONFIG_FILES for p in paths):
             to_rescore += self.reload_config()
         for path in paths:
-            path = os.path.abspath(path)
             document = self.engine.documents.get(path)
             if document is not None and document.in_editor:
                 text = _read_disk_text(path)

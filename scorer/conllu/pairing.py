@@ -133,12 +133,9 @@ class SentencePairer:
         return self._open is None and not self._is_used(gold_index)
 
     def claim(self, gold_index: int) -> None:
-        """Pair a system sentence with this gold sentence, as step 1 would."""
-        self._pair([gold_index], [])
-
-    def claim_quietly(self, gold_index: int) -> None:
-        """Mark a gold sentence taken by a chunk decided before (to carry on
-        a pairing from the middle: see the engine's `repair_locally`)."""
+        """Pair a system sentence with this gold sentence, as step 1 would
+        (also: mark one taken by a chunk decided before, to carry on a
+        pairing from the middle; see the engine's `repair_locally`)."""
         self._pair([gold_index], [])
 
     def is_idle(self) -> bool:

@@ -337,7 +337,7 @@ class ConlluPairing:
             for unit in self.units:
                 if unit.kind == PAIRED:
                     for j in unit.gold:
-                        pairer.claim_quietly(j)
+                        pairer.claim(j)
 
         def system_sentence(k: int) -> Sentence:
             return self.system[k].parse()
@@ -570,7 +570,6 @@ class ConlluPairing:
                        self.gold, self.source.by_id)
         self.rescore((), self.source, local)
         return True
-
 
     def pairs_alike(self, positions: Sequence[int], infos: Sequence[SentenceInfo]) -> bool:
         """Whether these new sentences at ``positions`` pair as the old ones did
