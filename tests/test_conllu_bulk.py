@@ -237,3 +237,22 @@ def test_counting_plain_pairs_from_kept_columns():
     assert count_plain_pairs(pairs) == expected
     assert count_plain_pairs(pairs[1:]) == count_identical_many(
         [(parse_block(c[2]), parse_block(c[1])) for c in cases[1:]])
+
+
+def test_gold_token_lines_are_the_token_text_of_each_sentence(tmp_path):
+    """GoldFile keeps where each block's token lines start (read with its
+    sent_id); what it hands the bulk lane must be exactly `token_text`."""
+    from scorer.conllu.bulk import token_text
+    from scorer.conllu.gold import GoldFile
+    blocks = [GOLD, GOLD.split("\n", 1)[1], "# sent_id = only-comments\n# text = x",
+              GOLD.replace("sent_id = s", "sent_id = a") + "\n  \n" + GOLD.replace("sent_id = s", "sent_id = b")]
+    gold = GoldFile(write(tmp_path / "gold.conllu", blocks))
+    gold.read_all()
+    sentences = [s for b in blocks for s in parse_blocks(b)]
+    assert gold.count() == len(sentences) == 5
+    for index, sentence in enumerate(sentences):
+        assert gold.token_lines(index) == token_text(gold.body(index))
+        assert gold.body(index).strip("\n") == sentence.body.strip("\n")
+    assert gold.token_lines(0) is not None and gold.token_lines(2) is None
+    gold.release(0)
+    assert gold.token_lines(0) is None

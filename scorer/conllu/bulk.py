@@ -86,13 +86,25 @@ class PlainBatch:
     checks (``passed``), and the counts of any chosen subset of them."""
 
     def __init__(self, system_bodies: Sequence[str], gold_bodies: Sequence[str]) -> None:
-        n = len(system_bodies)
+        self._start(list(map(token_text, system_bodies)), list(map(token_text, gold_bodies)))
+
+    @classmethod
+    def of_token_lines(cls, system_texts: Sequence[str | None],
+                       gold_texts: Sequence[str | None]) -> "PlainBatch":
+        """The batch of blocks whose leading comments are cut off already
+        (`token_text`, None for a block with no token lines): for callers
+        that read the comments anyway, to find the sent_id."""
+        batch = cls.__new__(cls)
+        batch._start(system_texts, gold_texts)
+        return batch
+
+    def _start(self, system_texts: Sequence[str | None], gold_texts: Sequence[str | None]) -> None:
+        n = len(system_texts)
         self.passed = [False] * n
         # Step 1: token lines, the same number on both sides.
         texts: list[tuple[int, str, str, int]] = []
         for k in range(n):
-            system_text = token_text(system_bodies[k])
-            gold_text = token_text(gold_bodies[k])
+            system_text, gold_text = system_texts[k], gold_texts[k]
             if system_text is None or gold_text is None:
                 continue
             rows = system_text.count("\n") + 1
@@ -151,8 +163,8 @@ class PlainBatch:
             row_ok = list(chain.from_iterable(map(repeat, ok, rows)))
             if any_ranges:
                 row_ok = list(map(bool.__and__, row_ok, map(str.isdecimal, gold_ids)))
-            system_columns = [list(compress(c, row_ok)) for c in system_columns]
-            gold_columns = [list(compress(c, row_ok)) for c in gold_columns]
+            system_columns = _kept_rows(system_columns, row_ok)
+            gold_columns = _kept_rows(gold_columns, row_ok)
         kept = [k for k in range(len(texts)) if ok[k]]
         words = [rows[k] - range_rows[k] for k in kept]
         if not kept:
@@ -164,8 +176,8 @@ class PlainBatch:
         fine &= _values_ok(system_columns, words, word_starts, gold_columns[_DEPS])
         if not fine.all():
             word_ok = list(chain.from_iterable(map(repeat, fine.tolist(), words)))
-            system_columns = [list(compress(c, word_ok)) for c in system_columns]
-            gold_columns = [list(compress(c, word_ok)) for c in gold_columns]
+            system_columns = _kept_rows(system_columns, word_ok)
+            gold_columns = _kept_rows(gold_columns, word_ok)
             keep = fine.tolist()
             kept = list(compress(kept, keep))
             words = list(compress(words, keep))
@@ -212,6 +224,12 @@ def _slices(column: list, pick: list[tuple[int, int]]) -> list:
 
 
 _FIELDS = ("upos", "xpos", "lemma", "feats", "deprel", "heads", "deps")
+
+
+def _kept_rows(columns: list[list], keep: list[bool]) -> list[list]:
+    """The columns' rows that ``keep`` marks.  ID and FORM are done with
+    once the token checks are made, so they are left empty, not cut."""
+    return [[], []] + [list(compress(c, keep)) for c in columns[_LEMMA:]]
 
 
 def _split_both(texts: list[tuple[int, str, str, int]]):
@@ -357,7 +375,7 @@ def read_plain(bodies: Sequence[str | None]) -> list[PlainSentence | None]:
         return out
     words = [sum(map(str.isdecimal, ids[row_starts[k]:row_starts[k + 1]])) if k in token_rows else rows[k]
              for k in kept]
-    word_columns = [list(compress(c, word_mask)) for c in columns] if not all(word_mask) else columns
+    word_columns = _kept_rows(columns, word_mask) if not all(word_mask) else columns
     word_starts = list(accumulate(words, initial=0))
     fine = _values_ok(word_columns, words, word_starts).tolist()
     misc = word_columns[9]

@@ -38,7 +38,7 @@ from .counts import Counts
 from .gold import GoldFile
 from .pairing import MISSING, PAIRED, UNMATCHED, Chunk, Mismatch, SentencePairer
 from .bulk import PlainBatch
-from .reader import ConlluFileReader, block_sent_id, parse_blocks
+from .reader import ConlluFileReader, parse_blocks, read_comments
 from .score import (
     DEPREL_FULL_OK, FEATS_ALL_OK, HEAD_OK, LEMMA_OK, METRIC_BITS, UPOS_OK, XPOS_OK,
     ChunkScore, count_identical, count_identical_many, identity_ready, score_chunk,
@@ -195,17 +195,22 @@ class ConlluEvaluator:
         queue, self._queue = self._queue, []
         gold = self.gold
         candidates: list[tuple[int, int]] = []  # (queue position, gold index)
+        system_lines: list[str | None] = []     # their token lines
+        gold_lines: list[str | None] = []
         for position, (_, body) in enumerate(queue):
             # (A block split by a line of whitespace never passes the bulk
             # checks: such a line has no ID.)
-            sent_id = block_sent_id(body)
+            if not body.startswith("#"):
+                continue
+            sent_id, start = read_comments(body)
             if sent_id is None:
                 continue
             index = gold.find(sent_id)
             if index is not None and gold.body(index) is not None:
                 candidates.append((position, index))
-        batch = PlainBatch([queue[p][1] for p, _ in candidates],
-                           [gold.body(k) or "" for _, k in candidates])
+                system_lines.append(None if start < 0 else body[start:])
+                gold_lines.append(gold.token_lines(index))
+        batch = PlainBatch.of_token_lines(system_lines, gold_lines)
         chosen = [False] * len(candidates)
         result = self.result
         c = 0

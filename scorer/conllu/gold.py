@@ -19,7 +19,8 @@ import os
 from collections import OrderedDict
 from typing import Callable, Iterator
 
-from .reader import ConlluFileReader, block_sent_id, holds_one_sentence, parse_block, parse_blocks
+from .bulk import token_text
+from .reader import ConlluFileReader, holds_one_sentence, parse_block, parse_blocks, read_comments
 from .sentence import Sentence
 
 # Parsed sentences kept for reuse (pairing often asks for the same one twice).
@@ -38,6 +39,9 @@ class GoldFile:
         self.first_lines: list[int] = []
         self._chars: list[str | None] = []        # None: not parsed yet
         self._bodies: dict[int, str] = {}          # sentences not scored yet
+        # Where their token lines start, read with the sent_id (-1: none);
+        # not known for blocks that held several sentences.
+        self._token_starts: dict[int, int] = {}
         self._parsed: OrderedDict[int, Sentence] = OrderedDict()
         self._checked = bytearray()                # 1: on_sentence called or bulk-checked
         self._by_id: dict[str, int] = {}
@@ -53,20 +57,24 @@ class GoldFile:
             return False
         line, body = block
         if holds_one_sentence(body):
-            self._add(block_sent_id(body), line, body, None)
+            sent_id, start = read_comments(body) if body.startswith("#") else (None, 0)
+            self._add(sent_id, line, body, None, start)
         else:  # lines of whitespace split it into several sentences
             for sentence in parse_blocks(body, line):
-                index = self._add(sentence.sent_id, sentence.first_line, sentence.body, sentence.chars)
+                index = self._add(sentence.sent_id, sentence.first_line, sentence.body, sentence.chars, None)
                 self._remember(index, sentence)
         return True
 
-    def _add(self, sent_id: str | None, line: int, body: str, chars: str | None) -> int:
+    def _add(self, sent_id: str | None, line: int, body: str, chars: str | None,
+             token_start: int | None) -> int:
         index = len(self._chars)
         self.sent_ids.append(sent_id)
         self.first_lines.append(line)
         self._chars.append(chars)
         self._checked.append(0)
         self._bodies[index] = body
+        if token_start is not None:
+            self._token_starts[index] = token_start
         if sent_id is not None and sent_id not in self._by_id:
             self._by_id[sent_id] = index
         return index
@@ -135,6 +143,17 @@ class GoldFile:
         """The text of a sentence not scored yet (None once released)."""
         return self._bodies.get(index)
 
+    def token_lines(self, index: int) -> str | None:
+        """The lines of a sentence not scored yet after its leading comments
+        (None when it has none or was released): `bulk.token_text`."""
+        body = self._bodies.get(index)
+        if body is None:
+            return None
+        start = self._token_starts.get(index)
+        if start is None:
+            return token_text(body)
+        return None if start < 0 else body[start:] if start else body
+
     def is_checked(self, index: int) -> bool:
         return bool(self._checked[index])
 
@@ -147,3 +166,4 @@ class GoldFile:
         """The sentence has been scored: forget its words."""
         self._parsed.pop(index, None)
         self._bodies.pop(index, None)
+        self._token_starts.pop(index, None)
