@@ -71,11 +71,11 @@ class Configuration:
         self.server.engine.settings = self.settings
 
     async def initialized(self) -> None:
+        # A client opens documents right after `initialized`, and they may be
+        # scored before the pulled settings arrive: `apply` rescores them.
         if self._can_pull():
             await self.pull()
-            self.settings, self.problems = self._compute()
-            await self.server.worker.run(self.server.engine.set_settings, self.settings)
-        await self._report()
+        await self.apply()
 
     # --- work -------------------------------------------------------------------
 
