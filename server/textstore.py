@@ -130,6 +130,15 @@ class TextStore:
         offset = line - segment.first_line
         return lines[offset] if 0 <= offset < len(lines) else ""
 
+    @property
+    def last_line(self) -> int:
+        """The document's last line: the one after its last newline (empty
+        when the text ends with one)."""
+        if not self.segments:
+            return 0
+        last = self.segments[-1]
+        return last.first_line + last.text.count("\n")
+
     def blocks(self) -> list[tuple[int, str]]:
         return [(s.first_line, s.block) for s in self.segments if s.has_block]
 

@@ -16,8 +16,8 @@ from lsp_support import GOLD, PRED, PRESETS, SERVER, cell, line_of, span, tabs, 
 from scorer.conllu.evaluate import evaluate_files
 
 
-@pytest_lsp.fixture(params=PRESETS, config=ClientServerConfig(server_command=SERVER))
-async def client(request, lsp_client: LanguageClient, tmp_path: Path):
+def prepare_client(lsp_client: LanguageClient, tmp_path: Path, preset: str) -> None:
+    """Handlers every test client needs, and where the tests read what came."""
     @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
     def register(params):  # pytest-lsp does not answer this by itself
         return None
@@ -37,11 +37,42 @@ async def client(request, lsp_client: LanguageClient, tmp_path: Path):
         lsp_client.scores.append(params)  # type: ignore[attr-defined]
 
     lsp_client.root = tmp_path  # type: ignore[attr-defined]
-    lsp_client.preset = request.param  # type: ignore[attr-defined]
+    lsp_client.preset = preset  # type: ignore[attr-defined]
+
+
+async def start_session(lsp_client: LanguageClient, tmp_path: Path, preset: str) -> None:
     await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=client_capabilities(request.param),
+        capabilities=client_capabilities(preset),
         root_uri=tmp_path.as_uri(),
         workspace_folders=[types.WorkspaceFolder(uri=tmp_path.as_uri(), name="ws")]))
+
+
+@pytest_lsp.fixture(params=PRESETS, config=ClientServerConfig(server_command=SERVER))
+async def client(request, lsp_client: LanguageClient, tmp_path: Path):
+    prepare_client(lsp_client, tmp_path, request.param)
+    await start_session(lsp_client, tmp_path, request.param)
+    yield
+    await lsp_client.shutdown_session()
+
+
+# The presets whose clients answer workspace/configuration.
+PULLING = ["visual-studio-code", "neovim@v0.11.0"]
+
+
+@pytest_lsp.fixture(params=PULLING, config=ClientServerConfig(server_command=SERVER))
+async def slow_settings_client(request, lsp_client: LanguageClient, tmp_path: Path):
+    """A client that answers the server's workspace/configuration request
+    only when the test sets ``settings_ready``."""
+    prepare_client(lsp_client, tmp_path, request.param)
+    lsp_client.settings_ready = asyncio.Event()  # type: ignore[attr-defined]
+
+    async def configuration(params: types.ConfigurationParams):
+        await lsp_client.settings_ready.wait()  # type: ignore[attr-defined]
+        return [{"goldDiff": True} for _ in params.items]
+
+    # (in place of pytest-lsp's own answer)
+    lsp_client.protocol.fm.features[types.WORKSPACE_CONFIGURATION] = configuration
+    await start_session(lsp_client, tmp_path, request.param)
     yield
     await lsp_client.shutdown_session()
 
@@ -166,6 +197,69 @@ async def test_editing_one_sentence_changes_only_its_diagnostics_and_the_score(c
 
 
 @pytest.mark.asyncio(loop_scope="function")
+async def test_hover_tells_the_cell_its_confidence_and_gold(client: LanguageClient):
+    pred, _ = workspace(client.root)
+    uri = open_document(client, pred)
+    await diagnostics_for(client, uri)
+    s1 = line_of(PRED, "# sent_id = s1")
+    line, start, end = cell(PRED, s1 + 2, 3)  # UPOS VERB, Conf=UPOS:0.30, gold NOUN
+
+    async def hover(line: int, character: int):
+        return await client.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=types.Position(line=line, character=character)))
+
+    found = await hover(line, start + 1)
+    assert found is not None
+    text = found.contents.value
+    assert "UPOS" in text and "VERB" in text and "cat" in text
+    assert "0.30" in text and "below the threshold" in text
+    assert "gold: `NOUN`" in text or "gold: 'NOUN'" in text
+    assert (found.range.start.line, found.range.start.character, found.range.end.character) == (line, start, end)
+    head = (await hover(*cell(PRED, s1 + 2, 6)[:2])).contents.value
+    assert "HEAD" in head and "sat" in head  # what 3 points to
+    s2 = line_of(PRED, "# sent_id = s2")
+    summary = (await hover(s2, 3)).contents.value
+    assert "s2" in summary and "cycle" in summary and "LAS 2/3" in summary
+    assert await hover(s2 - 1, 0) is None  # the blank line between sentences
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_quick_fix_takes_golds_value_as_an_edit(client: LanguageClient):
+    pred, gold = workspace(client.root)
+    configure(client, {"goldDiff": True})
+    uri = open_document(client, pred)
+    s1 = line_of(PRED, "# sent_id = s1")
+    upos = cell(PRED, s1 + 2, 3)
+    await wait_for(lambda: upos in [span(d) for d in client.diagnostics.get(uri, []) if d.code == "gold-diff"])
+    before = client.diagnostics[uri]
+    diagnostic = next(d for d in before if d.code == "gold-diff" and span(d) == upos)
+    unfixable = next(d for d in before if d.code == "cycle")
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        range=diagnostic.range,
+        context=types.CodeActionContext(diagnostics=[diagnostic, unfixable])))
+    assert actions is not None and len(actions) == 1
+    action = actions[0]
+    assert action.title == "Use gold's UPOS 'NOUN'" and action.kind == types.CodeActionKind.QuickFix
+    (edit,) = action.edit.changes[uri]
+    assert (edit.range.start.line, edit.range.start.character, edit.range.end.character, edit.new_text) == \
+        (*upos, "NOUN")
+    assert pred.read_text(encoding="utf-8") == PRED  # the server wrote nothing
+    # The editor applies the edit: that diagnostic goes, and UPOS goes up.
+    await wait_for(lambda: client.scores)
+    upos_before = client.scores[-1].metrics.UPOS.f1
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangePartial(range=edit.range, text=edit.new_text)]))
+    client.text_document_did_save(types.DidSaveTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    after = await diagnostics_for(client, uri, previous=before, version=2)
+    assert upos not in [span(d) for d in after if d.code == "gold-diff"]
+    await wait_for(lambda: client.scores[-1].metrics.UPOS.f1 > upos_before)
+
+
+@pytest.mark.asyncio(loop_scope="function")
 @pytest.mark.parametrize("how", ["in place", "atomic rename"])
 async def test_gold_changed_on_disk_rescores(client: LanguageClient, how: str):
     pred, gold = workspace(client.root)
@@ -254,6 +348,20 @@ async def test_typing_rescores_when_run_is_on_type(client: LanguageClient, tmp_p
                               end=types.Position(line=line, character=end)), text="1")]))
     after = await diagnostics_for(client, uri, previous=before, version=2)  # no save
     assert "multiple-roots" not in {d.code for d in after}
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_settings_that_arrive_after_a_document_was_scored_rescore_it(slow_settings_client: LanguageClient):
+    """Editors open documents right after `initialized`; the settings the
+    server pulls then may come after the first scoring, and must still
+    apply to what is open (here: gold-diff turned on)."""
+    client = slow_settings_client
+    pred, _ = workspace(client.root)
+    uri = open_document(client, pred)
+    first = await diagnostics_for(client, uri)
+    assert "gold-diff" not in {d.code for d in first}
+    client.settings_ready.set()  # type: ignore[attr-defined]
+    await wait_for(lambda: "gold-diff" in {d.code for d in client.diagnostics[uri]})
 
 
 @pytest.mark.asyncio(loop_scope="function")

@@ -190,6 +190,7 @@ def edited(request, tmp_path_factory):
         "scenario": "edit",
         "options": {"cmd": SERVER, "lsp_api": api},
         "edit": {"line": cycle_head[0], "start_col": cycle_head[1], "end_col": cycle_head[2], "text": "1"},
+        "hover": {"line": cycle_head[0], "character": cycle_head[1]},
     }, file=pred.name)
     return {"results": results, "pred": pred, "gold": gold, "before": before,
             "expected_before": expected_before, "expected_after": expected_after, "api": api,
@@ -218,6 +219,18 @@ def test_diagnostics_reach_vim_diagnostic_with_codes_and_cell_ranges(edited):
     assert cell(lines, neovim, UPOS) in spans(diagnostics, "low-confidence")
     severities = {d["code"]: d["severity"] for d in diagnostics}
     assert severities["cycle"] == 1 and severities["low-confidence"] == 3  # error, information
+
+
+def test_hover_over_a_cell_shows_it_beside_gold(edited):
+    """K on the HEAD of demo-4's word 3 (part of a cycle; gold has 1)."""
+    hover = edited["results"].get("hover")
+    assert hover is not None
+    lines = edited["before"]
+    line = token_line(lines, "demo-4", 3)
+    assert "HEAD" in hover and "word 3" in hover
+    gold_head = lines_of(edited["gold"])[token_line(lines_of(edited["gold"]), "demo-4", 3)].split("\t")[HEAD]
+    assert gold_head == "1" and "gold: `1`" in hover
+    assert lines[line].split("\t")[HEAD] != gold_head
 
 
 def test_status_line_shows_the_score_and_counts(edited):

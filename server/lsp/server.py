@@ -10,7 +10,10 @@ One small class per feature (in ``features/``), all wired here in
   ``annoscore.rescore`` command;
 - `Configuration`: initialization options, ``workspace/configuration``,
   annoscore.toml — invalid values are reported and replaced by defaults;
-- `FileWatching`: files changed on disk by other programs (watchfiles).
+- `FileWatching`: files changed on disk by other programs (watchfiles);
+- `CellHover`: what the cell under the cursor is, with gold's value;
+- `QuickFixes`: code actions that mend a diagnostic (as edits; the server
+  never writes a file).
 
 The server logs to stderr; stdout carries the protocol.
 """
@@ -153,11 +156,14 @@ class AnnoscoreServer(LanguageServer):
 def create_server() -> AnnoscoreServer:
     from .features.configuration import Configuration
     from .features.documents import DocumentSync
+    from .features.hover import CellHover
+    from .features.quickfix import QuickFixes
     from .features.scoring import Scoring
     from .features.watching import FileWatching
 
     server = AnnoscoreServer()
-    for feature in (Configuration(server), Scoring(server), DocumentSync(server), FileWatching(server)):
+    for feature in (Configuration(server), Scoring(server), DocumentSync(server), FileWatching(server),
+                    CellHover(server), QuickFixes(server)):
         server.features[type(feature).__name__] = feature
         feature.register()
 

@@ -128,6 +128,20 @@ local function edit_scenario()
   end)
   snapshot("opened", bufnr)
 
+  -- Hover over one cell, as K does (the line is ASCII: bytes are units).
+  if spec.hover then
+    local params = {
+      textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+      position = { line = spec.hover.line, character = spec.hover.character },
+    }
+    for _, answer in pairs(vim.lsp.buf_request_sync(bufnr, "textDocument/hover", params, 10000) or {}) do
+      local contents = answer.result and answer.result.contents
+      if contents then
+        results.hover = type(contents) == "table" and (contents.value or contents[1]) or contents
+      end
+    end
+  end
+
   -- Low-confidence navigation from the top of the file, both ways.
   vim.api.nvim_win_set_cursor(0, { 1, 0 })
   vim.cmd("AnnoscoreNextLowConfidence")

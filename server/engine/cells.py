@@ -1,0 +1,200 @@
+"""What one place of a CoNLL-U document holds: for hover, and for quick fixes.
+
+A token line has ten columns, and in an editor it is hard to tell which one
+the cursor is in, what a HEAD number points to, how sure the parser was, and
+what gold says.  `describe` answers that for one position, from the
+document's current text and the engine's current pairing:
+
+- the column is found by counting the TABs before the position;
+- the sentence holding the line is parsed again from its segment (one
+  sentence: cheap), which gives the word, its head word and its ``Conf=``;
+- gold, when the document is paired with a gold file: the pairing's unit
+  holding the sentence (see `ConlluPairing`) is aligned word by word exactly
+  as it is counted (`score_chunk` with details), which says which gold word,
+  if any, this word is aligned with.  Only when the pairing is up to date
+  with the text (the sentence's analysis is the one the pairing was made
+  from): between an edit and its rescoring there is no gold to show.
+
+On a comment line the sentence itself is described: its words, the gold
+sentences it was counted with, and its attachment scores.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scorer.conllu.checks import tree_problems
+from scorer.conllu.confidence import CONF_COLUMNS, word_confidences
+from scorer.conllu.pairing import PAIRED
+from scorer.conllu.reader import cell_span, parse_blocks
+from scorer.conllu.score import HEAD_OK, LAS_OK, score_chunk
+from scorer.conllu.sentence import COLUMN_NAMES, HEAD, Sentence
+
+from ..textstore import TextStore
+
+
+@dataclass
+class GoldWord:
+    """The gold word a predicted word is aligned with."""
+
+    sentence: Sentence
+    word: int                 # 0-based, in ``sentence``
+    # Gold's HEAD as it would read in the predicted sentence's numbering
+    # (None when gold's head word is aligned with no word of that sentence).
+    head_here: str | None
+
+    def value(self, column: int) -> str:
+        """Gold's value for a column, as it would be written in the
+        predicted sentence (HEAD renumbered; None-safe: see `head_here`)."""
+        if column == HEAD:
+            return self.head_here if self.head_here is not None else self.sentence.head[self.word]
+        return self.sentence.columns(self.word)[column]
+
+
+@dataclass
+class Cell:
+    """One cell of a token line (columns and words count from 0)."""
+
+    line: int
+    start: int
+    end: int
+    column: int
+    value: str
+    sentence: Sentence
+    word: int | None              # None on a multiword-token range or an empty node
+    confidence: float | None      # the parser's, for this cell (MISC Conf=)
+    has_gold: bool                # the document is paired with gold, and up to date
+    gold: GoldWord | None         # None: no gold word is aligned with this word
+
+    @property
+    def name(self) -> str:
+        return COLUMN_NAMES[self.column]
+
+
+@dataclass
+class SentenceSummary:
+    """A sentence as a whole (the cursor is on one of its comment lines)."""
+
+    sentence: Sentence
+    gold_ids: list[str | None] | None  # the gold sentences it is counted with (None: no gold)
+    together_with: int                 # other predicted sentences counted with it
+    uas: tuple[int, int] | None        # (correct, gold words) of what it is counted with
+    las: tuple[int, int] | None
+    unparsed: bool = False
+    refused_because: tuple[str, ...] = ()  # why the official scorer would refuse it (codes)
+
+
+def describe(engine, key: str, line: int, column: int) -> Cell | SentenceSummary | None:
+    """What is at (line, column) of a CoNLL-U document (code points), or None."""
+    document = engine.documents.get(key)
+    if document is None or document.format != "conllu" or not isinstance(document.store, TextStore):
+        return None
+    store = document.store
+    if not store.segments:
+        return None
+    k = store.segment_at(line)
+    segment = store.segments[k]
+    block = segment.block
+    if block is None:
+        return None
+    relative = line - segment.first_line
+    found = _sentence_at(parse_blocks(block, 0), relative)
+    if found is None:
+        return None
+    index, sentence = found
+    gold = _gold_of(engine, document, segment, index)
+    text = store.line(line)
+    if text.startswith("#"):
+        return _summary(sentence, gold)
+    if "\t" not in text:
+        return None
+    at = text.count("\t", 0, min(column, len(text)))
+    if at > 9:
+        return None
+    start, end = cell_span(text, at)
+    word_line = relative - sentence.first_line
+    word = next((i for i, w in enumerate(sentence.word_line) if w == word_line), None)
+    confidence = None
+    if word is not None and COLUMN_NAMES[at] in CONF_COLUMNS:
+        confidences = word_confidences(sentence)[0][word]
+        confidence = None if confidences is None else confidences.get(COLUMN_NAMES[at])
+    gold_word = None
+    if gold is not None and word is not None:
+        gold_word = gold.aligned(word)
+    return Cell(line, start, end, at, text[start:end], sentence, word, confidence,
+                gold is not None, gold_word)
+
+
+def _sentence_at(sentences: list[Sentence], relative: int) -> tuple[int, Sentence] | None:
+    """The sentence of a block holding a line (relative to the block)."""
+    for index, sentence in enumerate(sentences):
+        if sentence.first_line <= relative < sentence.first_line + sentence.n_lines:
+            return index, sentence
+    return None
+
+
+class _Counted:
+    """The unit a predicted sentence is counted in, aligned word by word."""
+
+    def __init__(self, golds: list[Sentence], systems: list[Sentence], position_in_unit: int,
+                 gold_ids: list[str | None]) -> None:
+        self.golds, self.systems, self.k = golds, systems, position_in_unit
+        self.gold_ids = gold_ids
+        self.scored = score_chunk(golds, systems, details=True)
+        # (system sentence, word) -> (gold sentence, word)
+        self.to_gold = {(o.system_sentence, o.system_word): (o.gold_sentence, o.gold_word)
+                        for o in self.scored.outcomes or () if o.system_sentence >= 0}
+        self.from_gold = {g: s for s, g in self.to_gold.items()}
+
+    def aligned(self, word: int) -> GoldWord | None:
+        found = self.to_gold.get((self.k, word))
+        if found is None:
+            return None
+        gk, gw = found
+        gold = self.golds[gk]
+        head = gold.heads[gw]
+        head_here = None
+        if head == 0:
+            head_here = "0"
+        elif head is not None:
+            mapped = self.from_gold.get((gk, head - 1))
+            if mapped is not None and mapped[0] == self.k:
+                head_here = str(mapped[1] + 1)
+        return GoldWord(gold, gw, head_here)
+
+
+def _gold_of(engine, document, segment, index: int) -> _Counted | None:
+    """The unit the sentence is counted in, when the pairing is up to date."""
+    pairing = document.conllu
+    analysis = segment.analysis
+    if pairing is None or analysis is None or index >= len(analysis[1]):
+        return None
+    info = analysis[1][index]
+    position = info.position
+    if not (0 <= position < len(pairing.system)) or pairing.system[position] is not info:
+        document.index()  # positions are made when first needed
+        position = info.position
+        if not (0 <= position < len(pairing.system)) or pairing.system[position] is not info:
+            return None
+    u = pairing.unit_of[position] if position < len(pairing.unit_of) else -1
+    if u < 0:
+        return None
+    unit = pairing.units[u]
+    if unit.kind != PAIRED:
+        return None
+    golds = [pairing.gold[g].parse() for g in unit.gold]
+    systems = [pairing.system[s].parse() for s in unit.system]
+    return _Counted(golds, systems, unit.system.index(position),
+                    [pairing.gold[g].sent_id for g in unit.gold])
+
+
+def _summary(sentence: Sentence, counted: _Counted | None) -> SentenceSummary:
+    refusing = [p.code for p in sentence.problems + tree_problems(sentence) if p.refuses]
+    reasons = tuple(dict.fromkeys(refusing))  # each code once, in order
+    if counted is None:
+        return SentenceSummary(sentence, None, 0, None, None, sentence.is_unparsed, reasons)
+    outcomes = counted.scored.outcomes or []
+    uas = sum(1 for o in outcomes if o.mask & HEAD_OK)
+    las = sum(1 for o in outcomes if o.mask & LAS_OK)
+    return SentenceSummary(sentence, counted.gold_ids, len(counted.systems) - 1,
+                           (uas, len(outcomes)), (las, len(outcomes)), sentence.is_unparsed, reasons)
