@@ -194,3 +194,18 @@ def test_every_position_of_odd_documents_is_described_without_error(tmp_path):
         for problem in engine.diagnostics(path):
             fix_for(engine, path, problem.code, problem.line, problem.start)
             fix_for(engine, path, "gold-diff", problem.line, problem.start)
+
+
+def test_a_words_head_and_its_dependents(tmp_path):
+    engine, path = opened(tmp_path, PRED)
+    s1 = line_of(PRED, "# sent_id = s1")  # The <-det- cat <-nsubj- sat (root)
+    cat = describe(engine, path, s1 + 2, at(PRED, s1 + 2, 6))
+    assert cat.head_word() == (s1 + 3, at(PRED, s1 + 3, 1), at(PRED, s1 + 3, 2) - 1)  # "sat"
+    assert cat.dependents() == [(s1 + 1, at(PRED, s1 + 1, 6), at(PRED, s1 + 1, 7) - 1)]  # The's HEAD
+    sat = describe(engine, path, s1 + 3, 0)
+    assert sat.head_word() is None  # the root
+    assert sat.dependents() == [(s1 + 2, at(PRED, s1 + 2, 6), at(PRED, s1 + 2, 7) - 1)]
+    s6 = line_of(PRED, "# sent_id = s6")  # k's HEAD 9 is past the sentence
+    assert describe(engine, path, s6 + 2, at(PRED, s6 + 2, 6)).head_word() is None
+    s4 = line_of(PRED, "# sent_id = s4")  # g's HEAD is _
+    assert describe(engine, path, s4 + 2, at(PRED, s4 + 2, 6)).head_word() is None

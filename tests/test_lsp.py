@@ -225,6 +225,30 @@ async def test_hover_tells_the_cell_its_confidence_and_gold(client: LanguageClie
 
 
 @pytest.mark.asyncio(loop_scope="function")
+async def test_definition_goes_to_the_head_and_references_list_the_dependents(client: LanguageClient):
+    pred, _ = workspace(client.root)
+    uri = open_document(client, pred)
+    await diagnostics_for(client, uri)
+    s1 = line_of(PRED, "# sent_id = s1")  # The <-det- cat <-nsubj- sat (root)
+    doc = types.TextDocumentIdentifier(uri=uri)
+    head = cell(PRED, s1 + 2, 6)  # cat's HEAD
+    found = await client.text_document_definition_async(types.DefinitionParams(
+        text_document=doc, position=types.Position(head[0], head[1])))
+    location = found[0] if isinstance(found, list) else found
+    assert location.uri == uri
+    assert (location.range.start.line, location.range.start.character, location.range.end.character) == \
+        cell(PRED, s1 + 3, 1)  # "sat"
+    root = cell(PRED, s1 + 3, 6)
+    assert await client.text_document_definition_async(types.DefinitionParams(
+        text_document=doc, position=types.Position(root[0], root[1]))) is None
+    references = await client.text_document_references_async(types.ReferenceParams(
+        text_document=doc, position=types.Position(s1 + 3, 0),
+        context=types.ReferenceContext(include_declaration=True)))
+    assert [(r.range.start.line, r.range.start.character, r.range.end.character) for r in references] == \
+        [cell(PRED, s1 + 3, 1), cell(PRED, s1 + 2, 6)]  # sat itself, then cat's HEAD
+
+
+@pytest.mark.asyncio(loop_scope="function")
 async def test_quick_fix_takes_golds_value_as_an_edit(client: LanguageClient):
     pred, gold = workspace(client.root)
     configure(client, {"goldDiff": True})

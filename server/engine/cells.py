@@ -1,4 +1,4 @@
-"""What one place of a CoNLL-U document holds: for hover, and for quick fixes.
+"""What one place of a CoNLL-U document holds: for hover, quick fixes and tree navigation.
 
 A token line has ten columns, and in an editor it is hard to tell which one
 the cursor is in, what a HEAD number points to, how sure the parser was, and
@@ -28,7 +28,7 @@ from scorer.conllu.confidence import CONF_COLUMNS, word_confidences
 from scorer.conllu.pairing import PAIRED
 from scorer.conllu.reader import cell_span, parse_blocks
 from scorer.conllu.score import HEAD_OK, LAS_OK, score_chunk
-from scorer.conllu.sentence import COLUMN_NAMES, HEAD, Sentence
+from scorer.conllu.sentence import COLUMN_NAMES, FORM, HEAD, Sentence
 
 from ..textstore import TextStore
 
@@ -65,10 +65,33 @@ class Cell:
     confidence: float | None      # the parser's, for this cell (MISC Conf=)
     has_gold: bool                # the document is paired with gold, and up to date
     gold: GoldWord | None         # None: no gold word is aligned with this word
+    first_line: int = 0           # the sentence's first line in the document
 
     @property
     def name(self) -> str:
         return COLUMN_NAMES[self.column]
+
+    def word_cell(self, word: int, column: int) -> tuple[int, int, int]:
+        """(line, start, end) of a cell of another word of the sentence."""
+        relative = self.sentence.word_line[word]
+        start, end = cell_span(self.sentence.lines[relative], column)
+        return self.first_line + relative, start, end
+
+    def head_word(self) -> tuple[int, int, int] | None:
+        """The FORM of the word this cell's word depends on (None for the
+        root, a HEAD that is not a number, or one past the sentence)."""
+        if self.word is None:
+            return None
+        head = self.sentence.heads[self.word]
+        if not head or head > len(self.sentence.form):
+            return None
+        return self.word_cell(head - 1, FORM)
+
+    def dependents(self) -> list[tuple[int, int, int]]:
+        """The HEAD cells of the words that depend on this cell's word."""
+        if self.word is None:
+            return []
+        return [self.word_cell(i, HEAD) for i, head in enumerate(self.sentence.heads) if head == self.word + 1]
 
 
 @dataclass
@@ -122,7 +145,7 @@ def describe(engine, key: str, line: int, column: int) -> Cell | SentenceSummary
     if gold is not None and word is not None:
         gold_word = gold.aligned(word)
     return Cell(line, start, end, at, text[start:end], sentence, word, confidence,
-                gold is not None, gold_word)
+                gold is not None, gold_word, segment.first_line + sentence.first_line)
 
 
 def _sentence_at(sentences: list[Sentence], relative: int) -> tuple[int, Sentence] | None:

@@ -13,7 +13,8 @@ One small class per feature (in ``features/``), all wired here in
 - `FileWatching`: files changed on disk by other programs (watchfiles);
 - `CellHover`: what the cell under the cursor is, with gold's value;
 - `QuickFixes`: code actions that mend a diagnostic (as edits; the server
-  never writes a file).
+  never writes a file);
+- `TreeNavigation`: go to a word's head, find the words that depend on it.
 
 The server logs to stderr; stdout carries the protocol.
 """
@@ -157,13 +158,14 @@ def create_server() -> AnnoscoreServer:
     from .features.configuration import Configuration
     from .features.documents import DocumentSync
     from .features.hover import CellHover
+    from .features.navigation import TreeNavigation
     from .features.quickfix import QuickFixes
     from .features.scoring import Scoring
     from .features.watching import FileWatching
 
     server = AnnoscoreServer()
     for feature in (Configuration(server), Scoring(server), DocumentSync(server), FileWatching(server),
-                    CellHover(server), QuickFixes(server)):
+                    CellHover(server), QuickFixes(server), TreeNavigation(server)):
         server.features[type(feature).__name__] = feature
         feature.register()
 
