@@ -209,3 +209,21 @@ def test_a_words_head_and_its_dependents(tmp_path):
     assert describe(engine, path, s6 + 2, at(PRED, s6 + 2, 6)).head_word() is None
     s4 = line_of(PRED, "# sent_id = s4")  # g's HEAD is _
     assert describe(engine, path, s4 + 2, at(PRED, s4 + 2, 6)).head_word() is None
+
+
+def test_completion_offers_tags_relations_and_head_words(tmp_path):
+    from server.engine.completion import UNIVERSAL_RELATIONS, complete
+    text = PRED.replace("3\tnsubj", "3\tnsubj:pass")
+    engine, path = opened(tmp_path, text)
+    s1 = line_of(text, "# sent_id = s1")
+    upos = complete(engine, path, s1 + 2, at(text, s1 + 2, 3) + 2)
+    assert [c.value for c in upos.candidates] == sorted(
+        "ADJ ADP ADV AUX CCONJ DET INTJ NOUN NUM PART PRON PROPN PUNCT SCONJ SYM VERB X".split())
+    assert (upos.line, upos.start, upos.end) == (s1 + 2, at(text, s1 + 2, 3), at(text, s1 + 2, 4) - 1)
+    deprel = [c.value for c in complete(engine, path, s1 + 2, at(text, s1 + 2, 7)).candidates]
+    assert len(UNIVERSAL_RELATIONS) == 37 and deprel[:37] == UNIVERSAL_RELATIONS
+    assert "punct" in deprel and deprel[37:] == ["nsubj:pass"]  # the subtype this sentence uses
+    head = complete(engine, path, s1 + 2, at(text, s1 + 2, 6)).candidates
+    assert [(c.value, c.detail) for c in head] == [("0", "the root"), ("1", "word 1: The"), ("3", "word 3: sat")]
+    assert complete(engine, path, s1 + 2, at(text, s1 + 2, 2)) is None  # LEMMA: an open set
+    assert complete(engine, path, s1, 3) is None  # a comment line

@@ -91,6 +91,14 @@ async def diagnostics_for(client: LanguageClient, uri: str, previous=None, timeo
     return client.diagnostics[uri]
 
 
+async def open_sample(client: LanguageClient) -> str:
+    """The sample prediction (with its gold) opened and scored once."""
+    pred, _ = workspace(client.root)
+    uri = open_document(client, pred)
+    await diagnostics_for(client, uri)
+    return uri
+
+
 def configure(client: LanguageClient, settings: dict) -> None:
     """Change settings as the client would: VS Code and Neovim 0.8+ answer
     workspace/configuration (and send settings: null); Neovim 0.7 sends them."""
@@ -198,9 +206,7 @@ async def test_editing_one_sentence_changes_only_its_diagnostics_and_the_score(c
 
 @pytest.mark.asyncio(loop_scope="function")
 async def test_hover_tells_the_cell_its_confidence_and_gold(client: LanguageClient):
-    pred, _ = workspace(client.root)
-    uri = open_document(client, pred)
-    await diagnostics_for(client, uri)
+    uri = await open_sample(client)
     s1 = line_of(PRED, "# sent_id = s1")
     line, start, end = cell(PRED, s1 + 2, 3)  # UPOS VERB, Conf=UPOS:0.30, gold NOUN
 
@@ -226,9 +232,7 @@ async def test_hover_tells_the_cell_its_confidence_and_gold(client: LanguageClie
 
 @pytest.mark.asyncio(loop_scope="function")
 async def test_definition_goes_to_the_head_and_references_list_the_dependents(client: LanguageClient):
-    pred, _ = workspace(client.root)
-    uri = open_document(client, pred)
-    await diagnostics_for(client, uri)
+    uri = await open_sample(client)
     s1 = line_of(PRED, "# sent_id = s1")  # The <-det- cat <-nsubj- sat (root)
     doc = types.TextDocumentIdentifier(uri=uri)
     head = cell(PRED, s1 + 2, 6)  # cat's HEAD
@@ -246,6 +250,24 @@ async def test_definition_goes_to_the_head_and_references_list_the_dependents(cl
         context=types.ReferenceContext(include_declaration=True)))
     assert [(r.range.start.line, r.range.start.character, r.range.end.character) for r in references] == \
         [cell(PRED, s1 + 3, 1), cell(PRED, s1 + 2, 6)]  # sat itself, then cat's HEAD
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_completion_in_a_head_cell_offers_the_sentences_words(client: LanguageClient):
+    uri = await open_sample(client)
+    s1 = line_of(PRED, "# sent_id = s1")
+    head = cell(PRED, s1 + 2, 6)  # cat's HEAD
+    found = await client.text_document_completion_async(types.CompletionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(head[0], head[2])))
+    items = found.items if isinstance(found, types.CompletionList) else found
+    assert [(i.label, i.detail) for i in items] == [("0", "the root"), ("1", "word 1: The"), ("3", "word 3: sat")]
+    edit = items[1].text_edit
+    assert (edit.range.start.line, edit.range.start.character, edit.range.end.character) == head
+    upos = cell(PRED, s1 + 2, 3)
+    found = await client.text_document_completion_async(types.CompletionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(upos[0], upos[1] + 1)))
+    items = found.items if isinstance(found, types.CompletionList) else found
+    assert "PROPN" in [i.label for i in items] and len(items) == 17
 
 
 @pytest.mark.asyncio(loop_scope="function")

@@ -107,8 +107,10 @@ class SentenceSummary:
     refused_because: tuple[str, ...] = ()  # why the official scorer would refuse it (codes)
 
 
-def describe(engine, key: str, line: int, column: int) -> Cell | SentenceSummary | None:
-    """What is at (line, column) of a CoNLL-U document (code points), or None."""
+def describe(engine, key: str, line: int, column: int, with_gold: bool = True) -> Cell | SentenceSummary | None:
+    """What is at (line, column) of a CoNLL-U document (code points), or
+    None.  ``with_gold=False`` skips aligning with gold (for callers that
+    only need the cell)."""
     document = engine.documents.get(key)
     if document is None or document.format != "conllu" or not isinstance(document.store, TextStore):
         return None
@@ -125,7 +127,7 @@ def describe(engine, key: str, line: int, column: int) -> Cell | SentenceSummary
     if found is None:
         return None
     index, sentence = found
-    gold = _gold_of(engine, document, segment, index)
+    gold = _gold_of(engine, document, segment, index) if with_gold else None
     text = store.line(line)
     if text.startswith("#"):
         return _summary(sentence, gold)

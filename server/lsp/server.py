@@ -14,7 +14,8 @@ One small class per feature (in ``features/``), all wired here in
 - `CellHover`: what the cell under the cursor is, with gold's value;
 - `QuickFixes`: code actions that mend a diagnostic (as edits; the server
   never writes a file);
-- `TreeNavigation`: go to a word's head, find the words that depend on it.
+- `TreeNavigation`: go to a word's head, find the words that depend on it;
+- `CellCompletion`: UPOS tags, relations and HEADs (as words) in their cells.
 
 The server logs to stderr; stdout carries the protocol.
 """
@@ -25,7 +26,7 @@ import json
 import logging
 import os
 import sys
-from typing import Any
+from typing import Any, Callable
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -36,7 +37,7 @@ from scorer.problems import Problem
 
 from ..engine import Engine, parts
 from ..textstore import TextStore
-from .positions import UTF16, UTF32, to_client
+from .positions import UTF16, UTF32, from_client, to_client
 from .protocol import AnnoscoreProtocol, ReleasableInput
 from .worker import EngineWorker, Tasks
 
@@ -129,6 +130,31 @@ class AnnoscoreServer(LanguageServer):
             self._encoded[key] = kept  # only what is shown now: the cache does not grow
         return out
 
+    # --- positions of CoNLL-U requests (on the engine thread) ------------------------
+
+    def conllu_position(self, uri: str, line: int, character: int) -> tuple[str, int] | None:
+        """The engine's key for a CoNLL-U document and a client's column on
+        ``line`` in code points; None for other documents."""
+        key, _ = self.key_for(uri)
+        document = self.engine.documents.get(key)
+        if document is None or document.format != "conllu":
+            return None
+        return key, from_client(document.store.line(line), character, self.encoding)
+
+    def conllu_lookup(self, uri: str, position: types.Position,
+                      look: Callable[[Engine, str, int, int], Any]) -> tuple[str, Any] | None:
+        """``look(engine, key, line, column)`` at a client's position in a
+        CoNLL-U document, with the document's key; None when it finds nothing."""
+        where = self.conllu_position(uri, position.line, position.character)
+        found = None if where is None else look(self.engine, where[0], position.line, where[1])
+        return None if found is None else (where[0], found)  # type: ignore[index]
+
+    def client_range(self, key: str, line: int, start: int, end_line: int, end: int) -> types.Range:
+        """A range in code points as the client counts it."""
+        store = self.engine.documents[key].store
+        return types.Range(types.Position(line, to_client(store.line(line), start, self.encoding)),
+                           types.Position(end_line, to_client(store.line(end_line), end, self.encoding)))
+
     def forget_diagnostics(self, key: str) -> None:
         self._encoded.pop(key, None)
 
@@ -155,6 +181,7 @@ class AnnoscoreServer(LanguageServer):
 
 
 def create_server() -> AnnoscoreServer:
+    from .features.completion import CellCompletion
     from .features.configuration import Configuration
     from .features.documents import DocumentSync
     from .features.hover import CellHover
@@ -165,7 +192,7 @@ def create_server() -> AnnoscoreServer:
 
     server = AnnoscoreServer()
     for feature in (Configuration(server), Scoring(server), DocumentSync(server), FileWatching(server),
-                    CellHover(server), QuickFixes(server), TreeNavigation(server)):
+                    CellHover(server), QuickFixes(server), TreeNavigation(server), CellCompletion(server)):
         server.features[type(feature).__name__] = feature
         feature.register()
 

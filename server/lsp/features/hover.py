@@ -15,7 +15,6 @@ from lsprotocol import types
 from scorer.conllu.sentence import HEAD, MISC, Sentence
 
 from ...engine.cells import Cell, SentenceSummary, describe
-from ..positions import from_client, to_client
 
 
 def _head_text(sentence: Sentence, value: str) -> str:
@@ -95,8 +94,7 @@ class CellHover:
     def register(self) -> None:
         @self.server.feature(types.TEXT_DOCUMENT_HOVER)
         async def hover(ls, params: types.HoverParams) -> types.Hover | None:
-            key, _ = ls.key_for(params.text_document.uri)
-            return await ls.worker.run(self.hover_at, key, params.position.line, params.position.character)
+            return await ls.worker.run(self.hover_at, params.text_document.uri, params.position)
 
     def _markdown(self) -> bool:
         capabilities = self.server.client_capabilities
@@ -104,24 +102,21 @@ class CellHover:
         formats = hover.content_format if hover is not None else None
         return not formats or types.MarkupKind.Markdown in formats
 
-    def hover_at(self, key: str, line: int, character: int) -> types.Hover | None:
+    def hover_at(self, uri: str, position: types.Position) -> types.Hover | None:
         """(On the engine thread.)"""
         ls = self.server
-        document = ls.engine.documents.get(key)
-        if document is None or document.format != "conllu":
+        looked = ls.conllu_lookup(uri, position, describe)
+        if looked is None:
             return None
-        text = document.store.line(line)
-        found = describe(ls.engine, key, line, from_client(text, character, ls.encoding))
-        if found is None:
-            return None
+        (key, found), line = looked, position.line
         if isinstance(found, Cell):
             markdown = cell_markdown(found, ls.engine.settings.threshold)
-            start, end = to_client(text, found.start, ls.encoding), to_client(text, found.end, ls.encoding)
+            start, end = found.start, found.end
         else:
             markdown = summary_markdown(found)
-            start, end = 0, to_client(text, len(text), ls.encoding)
+            start, end = 0, len(ls.engine.documents[key].store.line(line))
         kind = types.MarkupKind.Markdown if self._markdown() else types.MarkupKind.PlainText
         return types.Hover(
             contents=types.MarkupContent(kind=kind, value=markdown if kind == types.MarkupKind.Markdown
                                          else _plain(markdown)),
-            range=types.Range(types.Position(line, start), types.Position(line, end)))
+            range=ls.client_range(key, line, start, line, end))

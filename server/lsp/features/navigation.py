@@ -15,7 +15,6 @@ from lsprotocol import types
 from scorer.conllu.sentence import DEPREL, FORM, HEAD
 
 from ...engine.cells import Cell, describe
-from ..positions import from_client, to_client
 
 
 class TreeNavigation:
@@ -37,22 +36,12 @@ class TreeNavigation:
     # --- on the engine thread ---------------------------------------------------------
 
     def _cell(self, uri: str, position: types.Position) -> tuple[str, Cell] | None:
-        ls = self.server
-        key, _ = ls.key_for(uri)
-        document = ls.engine.documents.get(key)
-        if document is None or document.format != "conllu":
-            return None
-        text = document.store.line(position.line)
-        found = describe(ls.engine, key, position.line, from_client(text, position.character, ls.encoding))
-        return (key, found) if isinstance(found, Cell) else None
+        looked = self.server.conllu_lookup(uri, position, describe)
+        return looked if looked is not None and isinstance(looked[1], Cell) else None
 
     def _location(self, key: str, uri: str, where: tuple[int, int, int]) -> types.Location:
-        ls = self.server
         line, start, end = where
-        text = ls.engine.documents[key].store.line(line)
-        return types.Location(uri=uri, range=types.Range(
-            types.Position(line, to_client(text, start, ls.encoding)),
-            types.Position(line, to_client(text, end, ls.encoding))))
+        return types.Location(uri=uri, range=self.server.client_range(key, line, start, line, end))
 
     def head_of(self, uri: str, position: types.Position) -> types.Location | None:
         found = self._cell(uri, position)

@@ -12,7 +12,6 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ...engine.fixes import FIXABLE, fix_for
-from ..positions import from_client, to_client
 
 
 class QuickFixes:
@@ -36,24 +35,18 @@ class QuickFixes:
     def actions(self, uri: str, diagnostics: list[types.Diagnostic]) -> list[types.CodeAction]:
         """(On the engine thread.)"""
         ls = self.server
-        key, _ = ls.key_for(uri)
-        document = ls.engine.documents.get(key)
-        if document is None:
-            return []
-        store, encoding = document.store, ls.encoding
         out = []
         for diagnostic in diagnostics:
             start = diagnostic.range.start
-            column = from_client(store.line(start.line), start.character, encoding)
-            fix = fix_for(ls.engine, key, str(diagnostic.code), start.line, column)
+            where = ls.conllu_position(uri, start.line, start.character)
+            if where is None:
+                return []
+            key = where[0]
+            fix = fix_for(ls.engine, key, str(diagnostic.code), start.line, where[1])
             if fix is None:
                 continue
-            edits = []
-            for l1, c1, l2, c2, new_text in fix.edits:
-                edits.append(types.TextEdit(
-                    range=types.Range(types.Position(l1, to_client(store.line(l1), c1, encoding)),
-                                      types.Position(l2, to_client(store.line(l2), c2, encoding))),
-                    new_text=new_text))
+            edits = [types.TextEdit(range=ls.client_range(key, l1, c1, l2, c2), new_text=new_text)
+                     for l1, c1, l2, c2, new_text in fix.edits]
             out.append(types.CodeAction(title=fix.title, kind=types.CodeActionKind.QuickFix,
                                         diagnostics=[diagnostic], is_preferred=True,
                                         edit=types.WorkspaceEdit(changes={uri: edits})))

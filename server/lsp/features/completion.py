@@ -1,0 +1,33 @@
+"""Completion in CoNLL-U cells (``textDocument/completion``): UPOS tags,
+relations, and HEADs offered as the sentence's words (see
+`server.engine.completion`).  Each item's edit replaces the whole cell."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from ...engine.completion import complete
+
+
+class CellCompletion:
+    def __init__(self, server) -> None:
+        self.server = server
+
+    def register(self) -> None:
+        @self.server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions())
+        async def completion(ls, params: types.CompletionParams) -> types.CompletionList | None:
+            return await ls.worker.run(self.items, params.text_document.uri, params.position)
+
+    def items(self, uri: str, position: types.Position) -> types.CompletionList | None:
+        """(On the engine thread.)"""
+        ls = self.server
+        looked = ls.conllu_lookup(uri, position, complete)
+        if looked is None:
+            return None
+        key, found = looked
+        cell = ls.client_range(key, found.line, found.start, found.line, found.end)
+        return types.CompletionList(is_incomplete=False, items=[
+            types.CompletionItem(label=c.value, detail=c.detail, sort_text=c.sort, filter_text=c.value,
+                                 kind=types.CompletionItemKind.EnumMember,
+                                 text_edit=types.TextEdit(range=cell, new_text=c.value))
+            for c in found.candidates])
