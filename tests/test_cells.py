@@ -227,3 +227,18 @@ def test_completion_offers_tags_relations_and_head_words(tmp_path):
     assert [(c.value, c.detail) for c in head] == [("0", "the root"), ("1", "word 1: The"), ("3", "word 3: sat")]
     assert complete(engine, path, s1 + 2, at(text, s1 + 2, 2)) is None  # LEMMA: an open set
     assert complete(engine, path, s1, 3) is None  # a comment line
+
+
+def test_sentences_found_by_sent_id_in_open_documents_only(tmp_path):
+    from server.engine.symbols import find_sentences
+    engine, path = opened(tmp_path, PRED, GOLD)  # the gold file is loaded too, but not open
+    found = find_sentences(engine, "S1")
+    assert [(f.key, f.sent_id, f.line) for f in found] == [
+        (path, "s1", line_of(PRED, "# sent_id = s1")), (path, "s10", line_of(PRED, "# sent_id = s10"))]
+    assert found[0].end == len("# sent_id = s1")
+    assert "s9" not in [f.sent_id for f in find_sentences(engine, "")]  # only gold has s9
+    assert len(find_sentences(engine, "", limit=3)) == 3
+    # A sentence edited and not rescored yet is found by its new sent_id.
+    s2 = line_of(PRED, "# sent_id = s2")
+    engine.change(path, 2, [((s2, 12), (s2, 14), "renamed")])
+    assert [f.line for f in find_sentences(engine, "renamed")] == [s2]

@@ -271,6 +271,14 @@ async def test_completion_in_a_head_cell_offers_the_sentences_words(client: Lang
 
 
 @pytest.mark.asyncio(loop_scope="function")
+async def test_a_sentence_is_found_by_its_sent_id(client: LanguageClient):
+    uri = await open_sample(client)
+    found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="s2"))
+    assert [(f.name, f.location.uri, f.location.range.start.line) for f in found] == [
+        ("s2", uri, line_of(PRED, "# sent_id = s2"))]
+
+
+@pytest.mark.asyncio(loop_scope="function")
 async def test_quick_fix_takes_golds_value_as_an_edit(client: LanguageClient):
     pred, gold = workspace(client.root)
     configure(client, {"goldDiff": True})

@@ -15,7 +15,8 @@ One small class per feature (in ``features/``), all wired here in
 - `QuickFixes`: code actions that mend a diagnostic (as edits; the server
   never writes a file);
 - `TreeNavigation`: go to a word's head, find the words that depend on it;
-- `CellCompletion`: UPOS tags, relations and HEADs (as words) in their cells.
+- `CellCompletion`: UPOS tags, relations and HEADs (as words) in their cells;
+- `SentenceSymbols`: go to a sentence by its sent_id (workspace symbols).
 
 The server logs to stderr; stdout carries the protocol.
 """
@@ -188,11 +189,13 @@ def create_server() -> AnnoscoreServer:
     from .features.navigation import TreeNavigation
     from .features.quickfix import QuickFixes
     from .features.scoring import Scoring
+    from .features.symbols import SentenceSymbols
     from .features.watching import FileWatching
 
     server = AnnoscoreServer()
     for feature in (Configuration(server), Scoring(server), DocumentSync(server), FileWatching(server),
-                    CellHover(server), QuickFixes(server), TreeNavigation(server), CellCompletion(server)):
+                    CellHover(server), QuickFixes(server), TreeNavigation(server), CellCompletion(server),
+                    SentenceSymbols(server)):
         server.features[type(feature).__name__] = feature
         feature.register()
 
