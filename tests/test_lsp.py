@@ -386,6 +386,17 @@ async def test_positions_follow_the_clients_encoding(client: LanguageClient):
     expected = {"visual-studio-code": 9, "neovim@v0.11.0": 11, "neovim@v0.7.0": 9}[client.preset]
     assert low.range.start.character == expected
 
+    # Hover and completion count the same way: the UPOS cell of line 1,
+    # asked for and answered in the client's units.
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(1, expected + 1)))
+    assert "UPOS" in hover.contents.value
+    assert (hover.range.start.character, hover.range.end.character) == (expected, expected + 1)
+    found = await client.text_document_completion_async(types.CompletionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(1, expected + 1)))
+    items = found.items if isinstance(found, types.CompletionList) else found
+    assert items[0].text_edit.range.start.character == expected
+
 
 @pytest.mark.asyncio(loop_scope="function")
 async def test_typing_rescores_when_run_is_on_type(client: LanguageClient, tmp_path):
