@@ -296,6 +296,11 @@ async def test_quick_fix_takes_golds_value_as_an_edit(client: LanguageClient):
     assert actions is not None and len(actions) == 1
     action = actions[0]
     assert action.title == "Use gold's UPOS 'NOUN'" and action.kind == types.CodeActionKind.QuickFix
+    for only, answered in (([types.CodeActionKind.Source], False), ([types.CodeActionKind.QuickFix], True)):
+        again = await client.text_document_code_action_async(types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), range=diagnostic.range,
+            context=types.CodeActionContext(diagnostics=[diagnostic], only=only)))
+        assert bool(again) == answered
     (edit,) = action.edit.changes[uri]
     assert (edit.range.start.line, edit.range.start.character, edit.range.end.character, edit.new_text) == \
         (*upos, "NOUN")

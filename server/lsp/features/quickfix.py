@@ -23,7 +23,8 @@ class QuickFixes:
                              types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
         async def code_action(ls, params: types.CodeActionParams) -> list[types.CodeAction] | None:
             only = params.context.only
-            if only and not any(str(kind).startswith(types.CodeActionKind.QuickFix) for kind in only):
+            # Ours are all of kind "quickfix": answer only when that is asked for.
+            if only and not any(getattr(kind, "value", kind) in ("quickfix", "") for kind in only):
                 return None
             wanted = [d for d in params.context.diagnostics
                       if d.source == "annoscore" and isinstance(d.code, str) and d.code in FIXABLE]
