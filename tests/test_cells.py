@@ -124,6 +124,11 @@ def test_gold_heads_are_renumbered_to_the_predicted_words(tmp_path):
     c = describe(engine, path, 3, at(PRED_SPLIT, 3, 6))
     assert c.gold is not None and c.gold.head_here is None
     assert fix_for(engine, path, "gold-diff", 3, at(PRED_SPLIT, 3, 6)) is None
+    # The gold-diff diagnostics number gold's heads the same way.
+    engine, path = opened(tmp_path, PRED_SPLIT, GOLD_SPLIT, Settings(gold_diff=True))
+    heads = {p.line: p.message for p in engine.diagnostics(path) if p.code == "gold-diff"}
+    assert heads[4] == "HEAD: gold has '3 (c)'"
+    assert heads[3] == "HEAD: gold's head is 'ab', which is aligned with no word here"
 
 
 def test_gold_diff_fix_takes_golds_value(tmp_path):

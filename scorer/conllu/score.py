@@ -99,6 +99,27 @@ class ChunkScore:
     outcomes: list[WordOutcome] | None = None
     unaligned_system: list[tuple[int, int]] | None = None
 
+    def system_words(self) -> dict[tuple[int, int], tuple[int, int]]:
+        """(gold sentence, word) -> (system sentence, word), for the aligned
+        words (needs ``details``)."""
+        return {(o.gold_sentence, o.gold_word): (o.system_sentence, o.system_word)
+                for o in self.outcomes or () if o.system_sentence >= 0}
+
+    def head_in_system(self, gold: Sentence, gold_sentence: int, gold_word: int,
+                       system_sentence: int, system_words: dict | None = None) -> str | None:
+        """Gold's HEAD of a gold word as the system sentence numbers its
+        words: "0" for the root, the aligned word's number, or None when
+        gold's head word is aligned with no word of that sentence (or gold
+        has no number).  ``system_words``: `system_words`, when the caller
+        has it already."""
+        head = gold.heads[gold_word]
+        if head == 0:
+            return "0"
+        if head is None:
+            return None
+        found = (system_words if system_words is not None else self.system_words()).get((gold_sentence, head - 1))
+        return str(found[1] + 1) if found is not None and found[0] == system_sentence else None
+
 
 # --------------------------------------------------------------------------
 # Same tokens on both sides: no alignment needed

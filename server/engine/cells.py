@@ -127,10 +127,13 @@ def describe(engine, key: str, line: int, column: int, with_gold: bool = True) -
     if found is None:
         return None
     index, sentence = found
-    gold = _gold_of(engine, document, segment, index) if with_gold else None
+
+    def gold() -> _Counted | None:  # (aligning costs a little: only when it is used)
+        return _gold_of(engine, document, segment, index) if with_gold else None
+
     text = store.line(line)
     if text.startswith("#"):
-        return _summary(sentence, gold)
+        return _summary(sentence, gold())
     if "\t" not in text:
         return None
     at = text.count("\t", 0, min(column, len(text)))
@@ -143,11 +146,10 @@ def describe(engine, key: str, line: int, column: int, with_gold: bool = True) -
     if word is not None and COLUMN_NAMES[at] in CONF_COLUMNS:
         confidences = word_confidences(sentence)[0][word]
         confidence = None if confidences is None else confidences.get(COLUMN_NAMES[at])
-    gold_word = None
-    if gold is not None and word is not None:
-        gold_word = gold.aligned(word)
+    counted = gold() if word is not None else None
+    gold_word = counted.aligned(word) if counted is not None and word is not None else None
     return Cell(line, start, end, at, text[start:end], sentence, word, confidence,
-                gold is not None, gold_word, segment.first_line + sentence.first_line)
+                counted is not None, gold_word, segment.first_line + sentence.first_line)
 
 
 def _sentence_at(sentences: list[Sentence], relative: int) -> tuple[int, Sentence] | None:
@@ -166,26 +168,16 @@ class _Counted:
         self.golds, self.systems, self.k = golds, systems, position_in_unit
         self.gold_ids = gold_ids
         self.scored = score_chunk(golds, systems, details=True)
-        # (system sentence, word) -> (gold sentence, word)
-        self.to_gold = {(o.system_sentence, o.system_word): (o.gold_sentence, o.gold_word)
-                        for o in self.scored.outcomes or () if o.system_sentence >= 0}
-        self.from_gold = {g: s for s, g in self.to_gold.items()}
+        self.system_words = self.scored.system_words()
+        self.gold_words = {s: g for g, s in self.system_words.items()}
 
     def aligned(self, word: int) -> GoldWord | None:
-        found = self.to_gold.get((self.k, word))
+        found = self.gold_words.get((self.k, word))
         if found is None:
             return None
         gk, gw = found
-        gold = self.golds[gk]
-        head = gold.heads[gw]
-        head_here = None
-        if head == 0:
-            head_here = "0"
-        elif head is not None:
-            mapped = self.from_gold.get((gk, head - 1))
-            if mapped is not None and mapped[0] == self.k:
-                head_here = str(mapped[1] + 1)
-        return GoldWord(gold, gw, head_here)
+        return GoldWord(self.golds[gk], gw,
+                        self.scored.head_in_system(self.golds[gk], gk, gw, self.k, self.system_words))
 
 
 def _gold_of(engine, document, segment, index: int) -> _Counted | None:

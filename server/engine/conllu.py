@@ -632,12 +632,15 @@ class ConlluPairing:
         for (k, i) in scored.unaligned_system or ():
             per_system[k].append(_segmentation_mismatch(systems, golds, k, i))
         if self.settings.gold_diff and scored.outcomes:
+            system_words = scored.system_words()
             for outcome in scored.outcomes:
                 if outcome.system_sentence < 0:
                     continue
+                head = scored.head_in_system(golds[outcome.gold_sentence], outcome.gold_sentence,
+                                             outcome.gold_word, outcome.system_sentence, system_words)
                 per_system[outcome.system_sentence] += _gold_diff(
                     golds[outcome.gold_sentence], outcome.gold_word,
-                    systems[outcome.system_sentence], outcome.system_word, outcome.mask)
+                    systems[outcome.system_sentence], outcome.system_word, outcome.mask, head)
         return per_system
 
 
@@ -843,7 +846,11 @@ def _segmentation_mismatch(systems: list[Sentence], golds: list[Sentence], k: in
                    f"{gold_text} here", line, start, end, Severity.WARNING)
 
 
-def _gold_diff(gold: Sentence, gi: int, system: Sentence, si: int, mask: int) -> list[Problem]:
+def _gold_diff(gold: Sentence, gi: int, system: Sentence, si: int, mask: int,
+               head_here: str | None) -> list[Problem]:
+    """A ``gold-diff`` per cell of system word ``si`` that gold word ``gi``
+    has otherwise.  Gold's HEAD is shown as this sentence numbers its words
+    (``head_here``, see `ChunkScore.head_in_system`), with the head's form."""
     out = []
     line = system.word_line[si]
     text = system.lines[line]
@@ -851,10 +858,12 @@ def _gold_diff(gold: Sentence, gi: int, system: Sentence, si: int, mask: int) ->
     for name, bit, column in GOLD_DIFF_CELLS:
         if mask & bit:
             continue
-        value = gold_columns[column]
+        message = f"{name}: gold has '{gold_columns[column]}'"
         head = gold.heads[gi] if name == "HEAD" else None
-        if head:
-            value = f"{value} ({gold.form[head - 1]})" if head <= len(gold.form) else value
+        if head and head <= len(gold.form):
+            form = gold.form[head - 1]
+            message = (f"HEAD: gold has '{head_here} ({form})'" if head_here is not None
+                       else f"HEAD: gold's head is '{form}', which is aligned with no word here")
         start, end = cell_span(text, column)
-        out.append(Problem("gold-diff", f"{name}: gold has '{value}'", line, start, end, Severity.HINT))
+        out.append(Problem("gold-diff", message, line, start, end, Severity.HINT))
     return out

@@ -40,8 +40,8 @@ class QuickFixes:
         for diagnostic in diagnostics:
             start = diagnostic.range.start
             where = ls.conllu_position(uri, start.line, start.character)
-            if where is None:
-                return []
+            if where is None:  # not a CoNLL-U document the engine holds
+                break
             key = where[0]
             fix = fix_for(ls.engine, key, str(diagnostic.code), start.line, where[1])
             if fix is None:
