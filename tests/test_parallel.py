@@ -9,14 +9,21 @@ import pytest
 from conftest import mkpred, shared_path
 from scorer.conllu.evaluate import ConlluOptions, evaluate_files
 from server.cli import main
-from server.parallel import evaluate_in_parallel, find_cuts
+from server.parallel import evaluate_in_parallel, part_shares, plan_parts
 
 
 def summary(result):
     return (result.counts.values, result.gold_sentences, result.system_sentences,
             result.scored_gold_sentences, result.unparsed.count, result.refused.count,
-            [(r.sent_id, r.line) for r in result.refused.items], result.outcomes,
-            result.system_sha256, result.gold_sha256)
+            [(r.sent_id, r.line) for r in result.refused.items],
+            [(p.code, p.line) for r in result.refused.items for p in r.reasons],
+            result.outcomes, result.system_sha256, result.gold_sha256)
+
+
+def in_parts(system, gold, options=None, jobs=2, **kwargs):
+    """Scored in parts as small as the test files allow (many parts)."""
+    return evaluate_in_parallel(str(system), str(gold), options or ConlluOptions(), jobs,
+                                min_bytes=0, min_part_bytes=0, **kwargs)
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +37,7 @@ def pair(tmp_path_factory):
 @pytest.mark.parametrize("jobs", [2, 3])
 def test_parts_add_up_to_the_whole(pair, jobs):
     options = ConlluOptions(strict=True, outcome_metric="MLAS", calibration=True)
-    parallel = evaluate_in_parallel(*pair, options, jobs, min_bytes=0)
+    parallel = in_parts(*pair, options, jobs)
     single = evaluate_files(*pair, options)
     assert parallel is not None
     assert summary(parallel) == summary(single)
@@ -39,28 +46,144 @@ def test_parts_add_up_to_the_whole(pair, jobs):
         assert a.confidence_sum == pytest.approx(b.confidence_sum)
 
 
-def test_cuts_are_at_sentences_of_both_files(pair):
-    cuts = find_cuts(*pair, 3)
-    assert cuts is not None and len(cuts) == 2
-    with open(pair[0], "rb") as system, open(pair[1], "rb") as gold:
-        system_text, gold_text = system.read(), gold.read()
-    for system_at, system_line, gold_at, gold_line in cuts:
-        assert system_text[system_at - 2:system_at] == b"\n\n"
-        assert gold_text[gold_at - 2:gold_at] == b"\n\n"
-        assert system_text[:system_at].count(b"\n") == system_line
-        assert gold_text[:gold_at].count(b"\n") == gold_line
+def test_shares_shrink_towards_the_end():
+    shares = part_shares(2, 68 << 20)
+    assert sum(shares) == pytest.approx(1.0)
+    assert shares[:4] == pytest.approx([0.3, 0.3, 0.12, 0.12])
+    assert all(a >= b for a, b in zip(shares[:-2], shares[1:-2]))
+    assert shares[-1] < 0.03 and len(shares) > 2 * 3
+    # No part smaller than asked for, however small the file.
+    small = part_shares(2, 3 << 20, min_part_bytes=1 << 20)
+    assert sum(small) == pytest.approx(1.0) and min(small) * (3 << 20) >= 1 << 20
+    assert part_shares(2, 1 << 20, min_part_bytes=1 << 20) == [1.0]
+
+
+def check_parts(system_path, gold_path, parts):
+    """Parts cover both files end to end, each starting at a sentence."""
+    texts = [open(system_path, "rb").read(), open(gold_path, "rb").read()]
+    for side, text in enumerate(texts):
+        starts = [p[side][0] for p in parts]
+        ends = [p[side][1] for p in parts]
+        assert starts[0] == 0 and ends[-1] is None and ends[:-1] == starts[1:]
+        for start, _ in (p[side] for p in parts[1:]):
+            assert text[start - 1:start] == b"\n" and text[start - 2:start] in (b"\n\n", b"\r\n")
+            assert text[start:start + 1] not in (b"\n", b"\r")
+    return texts
+
+
+def test_parts_are_at_sentences_of_both_files(pair):
+    parts = list(plan_parts(*pair, part_shares(3, 1 << 30)))
+    assert len(parts) == len(part_shares(3, 1 << 30))
+    system_text, gold_text = check_parts(*pair, parts)
+    for system, gold in parts[1:]:
+        # The same sentence starts both parts, and the one before has the same tokens.
+        system_id = system_text[system[0]:].split(b"# sent_id = ")[1].split(b"\n")[0]
+        gold_id = gold_text[gold[0]:].split(b"# sent_id = ")[1].split(b"\n")[0]
+        assert system_id == gold_id
+        before = [text[:at].rstrip(b"\n").rsplit(b"\n\n", 1)[-1] for text, at in
+                  ((system_text, system[0]), (gold_text, gold[0]))]
+        tokens = [[line.split(b"\t")[:2] for line in block.split(b"\n") if not line.startswith(b"#")]
+                  for block in before]
+        assert tokens[0] == tokens[1]
+
+
+def test_cuts_avoid_sentences_tokenized_differently(pair):
+    """In this pair about a third of the sentences are tokenized differently;
+    a part ending with one of them might end with words left over."""
+    from scorer.conllu.evaluate import evaluate_files
+    for system, gold in plan_parts(*pair, part_shares(2, 1 << 30)):
+        result = evaluate_files(*pair, system_part=(*system, 0), gold_part=(*gold, 0))
+        assert not result.ended_unclean or system[1] is None
+
+
+def test_parts_report_the_lines_they_read(tmp_path):
+    """A part numbers its lines from 0; it reports how many line ends it read,
+    counted as the reader counts them, whatever the file's ending."""
+    from scorer.conllu.reader import ConlluFileReader
+    sentence = "# sent_id = a\n1\tx\tx\tX\t_\t_\t0\troot\t_\t_\n"
+    for text in (sentence + "\n", sentence, sentence + "\n\n\n", sentence.rstrip("\n"),
+                 (sentence + "\n") * 3, sentence.replace("\n", "\r\n") + "\r\n",
+                 sentence.replace("\n", "\r") + "\r", "\n\n" + sentence + "\n", ""):
+        path = tmp_path / "t.conllu"
+        path.write_bytes(text.encode())
+        reader = ConlluFileReader(path)
+        list(reader.blocks())
+        normalized = text.replace("\r\n", "\n").replace("\r", "\n")
+        assert reader.lines == normalized.count("\n"), repr(text)
+
+
+def test_crlf_and_lone_carriage_returns(pair, tmp_path):
+    """Line ends of every kind, before and after cuts: the parts find their
+    cuts and their lines, and the result equals one process's."""
+    system_text = open(pair[0], "rb").read()
+    middle = system_text.index(b"\n\n", len(system_text) // 2) + 2
+    head, tail = system_text[:middle].replace(b"\n", b"\r\n"), system_text[middle:]
+    # A lone CR ends a line too (in a comment, where it changes nothing else).
+    tail = tail.replace(b"\n# text = ", b"\n# note\r# text = ", 3)
+    tail = tail.replace(b"\t0\troot\t", b"\t-3\troot\t", 1)  # a refused tree after them
+    system = tmp_path / "mixed.conllu"
+    system.write_bytes(head + tail)
+    gold = tmp_path / "gold.conllu"
+    gold.write_bytes(open(pair[1], "rb").read().replace(b"\n", b"\r\n"))
+    parts = list(plan_parts(str(system), str(gold), part_shares(2, 1 << 30)))
+    assert len(parts) > 4
+    check_parts(str(system), str(gold), parts)
+    parallel = in_parts(system, gold)
+    single = evaluate_files(str(system), str(gold))
+    assert parallel is not None
+    assert summary(parallel) == summary(single)
+    assert single.refused.count > 0
 
 
 def test_declines_when_sentences_are_missing(tmp_path):
     gold = shared_path("data", "ud", "UD_English-EWT", "en_ewt-ud-test.conllu")
     pred = mkpred(gold, tmp_path / "pred.conllu", 2, "--drop", "0.2")
-    assert evaluate_in_parallel(str(pred), str(gold), ConlluOptions(), 2, min_bytes=0) is None
+    assert in_parts(pred, gold) is None
 
 
 def test_declines_without_common_sent_ids(tmp_path):
     folder = shared_path("data", "predicted", "conll2018")
     system, gold = folder / "pred" / "en_ewt.UDPipe-Future.conllu", folder / "gold" / "en_ewt.conllu"
-    assert find_cuts(str(system), str(gold), 2) is None
+    parts = list(plan_parts(str(system), str(gold), part_shares(2, 1 << 30)))
+    assert parts == [((0, None), (0, None))]
+    assert in_parts(system, gold) is None
+
+
+def test_declines_when_a_system_sent_id_is_used_twice(pair, tmp_path):
+    """A cut is found by its sent_id: one used twice might cut the system
+    file at the wrong copy, so such files are scored in one process."""
+    text = open(pair[0], "rb").read()
+    ids = [line for line in text.split(b"\n") if line.startswith(b"# sent_id = ")]
+    first, late = ids[1], ids[len(ids) * 9 // 10]
+    system = tmp_path / "twice.conllu"
+    system.write_bytes(text.replace(late + b"\n", first + b"\n", 1))
+    logged = []
+    assert in_parts(system, pair[1], log=logged.append) is None
+    assert logged
+
+
+def test_a_failing_part_makes_it_decline(pair, monkeypatch):
+    import server.parallel
+    real = server.parallel.evaluate_files
+
+    def failing(system_path, gold_path, options, system_part, gold_part, **kwargs):
+        if system_part[0] > 0 and system_part[1] is None:
+            raise RuntimeError("the last part breaks")
+        return real(system_path, gold_path, options, system_part=system_part, gold_part=gold_part, **kwargs)
+
+    monkeypatch.setattr(server.parallel, "evaluate_files", failing)
+    logged = []
+    assert in_parts(*pair, log=logged.append) is None
+    assert "the last part breaks" in logged[0]
+
+
+def test_progress_reaches_the_whole_system_file(pair):
+    seen = []
+    assert in_parts(*pair, progress=lambda done, total: seen.append((done, total))) is not None
+    size = len(open(pair[0], "rb").read())
+    assert seen and all(total == size for _, total in seen)
+    assert seen[-1][0] == size
+    assert max(done for done, _ in seen) == size
 
 
 def test_cli_jobs_gives_the_same_json(pair, capsys, monkeypatch):
@@ -80,25 +203,3 @@ def test_cli_jobs_gives_the_same_json(pair, capsys, monkeypatch):
     two = json.loads(capsys.readouterr().out)
     assert len(calls) == 1 and calls[0] is not None  # only --jobs 2 went to the parallel path
     assert one == two
-
-
-def test_carriage_returns_in_the_second_part_keep_line_numbers(pair, tmp_path):
-    """CRLF after the cut: the parts are still exact (problems keep their lines);
-    a carriage return before a cut makes the scorer decline."""
-    system_text = open(pair[0], "rb").read()
-    cut = find_cuts(*pair, 2)[0][0]
-    # A broken HEAD after the cut, in a part written with CRLF line ends.
-    later = system_text.index(b"\n\n", cut) + 2  # the cut's own sentence keeps LF (the cut is found by it)
-    head, tail = system_text[:later], system_text[later:].replace(b"\n", b"\r\n")
-    tail = tail.replace(b"\t0\troot\t", b"\t-3\troot\t", 1)
-    crlf_after = tmp_path / "after.conllu"
-    crlf_after.write_bytes(head + tail)
-    parallel = evaluate_in_parallel(str(crlf_after), pair[1], ConlluOptions(), 2, min_bytes=0)
-    single = evaluate_files(str(crlf_after), pair[1])
-    assert parallel is not None
-    assert summary(parallel) == summary(single)
-    assert [(p.code, p.line) for r in parallel.refused.items for p in r.reasons] == [
-        (p.code, p.line) for r in single.refused.items for p in r.reasons]
-    crlf_before = tmp_path / "before.conllu"
-    crlf_before.write_bytes(system_text[:cut].replace(b"\n", b"\r\n") + system_text[cut:])
-    assert find_cuts(str(crlf_before), pair[1], 2) is None

@@ -94,6 +94,11 @@ class RefList:
             self.items.append(ref)
 
 
+# The sentence lists of a result, by the file their lines are in.
+SYSTEM_REFS = ("unparsed", "refused", "unmatched", "excluded", "conf_problems")
+GOLD_REFS = ("missing", "gold_refused")
+
+
 @dataclass
 class ConlluResult:
     counts: Counts
@@ -121,9 +126,24 @@ class ConlluResult:
     system_sha256: str | None = None
     gold_sha256: str | None = None
     # For scoring a file in parts (see server.parallel): whether the last
-    # chunk's alignment ended with words left over, and gold's sent_ids.
+    # chunk's alignment ended with words left over, gold's sent_ids, the
+    # system's (a list: a sent_id used twice must show), and the line ends
+    # in each file's part (system, gold).
     ended_unclean: bool = False
     gold_ids: set[str] | None = None
+    system_ids: list[str] | None = None
+    part_lines: tuple[int, int] | None = None
+
+    def move_down(self, system_lines: int, gold_lines: int) -> None:
+        """Move every line number this many lines down: for a part scored
+        from its own first line, once the lines before it are known."""
+        for name in SYSTEM_REFS + GOLD_REFS:
+            lines = gold_lines if name in GOLD_REFS else system_lines
+            for ref in getattr(self, name).items:
+                ref.line += lines
+                ref.reasons = [p.shifted(lines) for p in ref.reasons]
+        self.system_file_problems = [p.shifted(system_lines) for p in self.system_file_problems]
+        self.gold_file_problems = [p.shifted(gold_lines) for p in self.gold_file_problems]
 
     @property
     def official_would_refuse(self) -> bool:
@@ -220,6 +240,8 @@ class ConlluEvaluator:
                 index = candidates[k][1]
                 if batch.passed[k] and self._held is None and self.pairer.can_claim(index):
                     self.pairer.claim(index)
+                    if result.system_ids is not None:
+                        result.system_ids.append(gold.sent_ids[index])  # found by this sent_id
                     gold.take_clean(index)
                     chosen[k] = True
                     result.system_sentences += 1
@@ -233,6 +255,8 @@ class ConlluEvaluator:
     def feed(self, sentence: Sentence) -> None:
         result = self.result
         result.system_sentences += 1
+        if result.system_ids is not None and sentence.sent_id is not None:
+            result.system_ids.append(sentence.sent_id)
         tree = tree_problems(sentence)
         reasons = [p for p in sentence.problems if p.refuses] + [p for p in tree if p.refuses]
         if sentence.is_unparsed:
@@ -434,6 +458,8 @@ def evaluate_files(system_path: str | os.PathLike[str], gold_path: str | os.Path
     evaluator = ConlluEvaluator(gold, options, chunk_sink)
     evaluator.bulk = evaluator.bulk and bulk
     evaluator_ref.append(evaluator)
+    if system_part is not None:
+        evaluator.result.system_ids = []
     start, end, first_line = system_part or (0, None, 0)
     reader = ConlluFileReader(system_path, start=start, end=end, first_line=first_line)
     total = (end if end is not None else os.path.getsize(system_path)) - start if progress else 0
@@ -447,6 +473,7 @@ def evaluate_files(system_path: str | os.PathLike[str], gold_path: str | os.Path
     result.gold_sha256 = gold.reader.sha256
     if system_part is not None:
         result.gold_ids = {i for i in gold.sent_ids if i is not None}
+        result.part_lines = (reader.lines, gold.reader.lines)  # type: ignore[assignment]
     return result
 
 
@@ -459,8 +486,7 @@ def merge_results(parts: list[ConlluResult]) -> ConlluResult:
         for name in ("gold_sentences", "system_sentences", "scored_system_sentences",
                      "scored_gold_sentences"):
             setattr(merged, name, getattr(merged, name) + getattr(part, name))
-        for name in ("missing", "unparsed", "refused", "gold_refused", "unmatched", "excluded",
-                     "conf_problems"):
+        for name in SYSTEM_REFS + GOLD_REFS:
             mine, theirs = getattr(merged, name), getattr(part, name)
             mine.count += theirs.count
             mine.items.extend(theirs.items[:max(0, LISTED - len(mine.items))])

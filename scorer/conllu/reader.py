@@ -127,7 +127,11 @@ class BlockSplitter:
         buf, self._pending = self._pending, ""
         if not buf:
             return []
-        return self._elements(buf.split("\n\n"), final=True)
+        blocks = self._elements(buf.split("\n\n"), final=True)
+        # Each element counted the blank line after it; the last has none.
+        # Now ``line`` is first_line plus the line ends read.
+        self.line -= 2
+        return blocks
 
     def _elements(self, elements: list[str], final: bool) -> list[tuple[int, str]]:
         blocks: list[tuple[int, str]] = []
@@ -769,6 +773,7 @@ class ConlluFileReader:
         self.problems: list[Problem] = []
         self.bytes_read = 0
         self.sha256: str | None = None
+        self.lines: int | None = None  # line ends read, once the iteration ends
 
     def __iter__(self) -> Iterator[Sentence]:
         for line, body in self.blocks():
@@ -796,6 +801,7 @@ class ConlluFileReader:
             yield from self._decoded(splitter.finish())
         if digest is not None:
             self.sha256 = digest.hexdigest()
+        self.lines = splitter.line - self.first_line
         self.problems = splitter.problems + self.problems
         self.problems.sort(key=lambda p: (p.line, p.start))
 

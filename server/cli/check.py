@@ -13,12 +13,15 @@ import json
 import os
 import sys
 
+from typing import TYPE_CHECKING
+
 from scorer.problems import Severity
 
-from ..config import Settings
-from ..daemon import DiskWorkspace, files_under, score_line
 from .errors import InputError, UsageError
 from .inputs import check_input_file
+
+if TYPE_CHECKING:
+    from ..daemon import DiskWorkspace
 
 FAIL_ON = {"error": Severity.ERROR, "warning": Severity.WARNING,
            "information": Severity.INFORMATION, "hint": Severity.HINT}
@@ -39,6 +42,9 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..config import Settings  # the engine, imported only by the commands that use it
+    from ..daemon import DiskWorkspace, files_under, score_line
+
     if args.threshold is not None and not 0.0 <= args.threshold <= 1.0:
         raise UsageError(f"--threshold must be between 0 and 1, not {args.threshold}")
     for path in args.files:

@@ -7,13 +7,15 @@ only reads the command line and hands over to the runner for that format.
 from __future__ import annotations
 
 import argparse
+import importlib
 
-from . import evaluate_conllu, evaluate_labels, evaluate_segmentation
 from .errors import UsageError
 from .inputs import FORMATS, check_input_file, infer_format
 
-RUNNERS = {"conllu": evaluate_conllu.run, "space": evaluate_segmentation.run,
-           "tsv": evaluate_segmentation.run, "labels": evaluate_labels.run}
+# The runner module of each format, imported only when used (a command
+# should not wait for the scorers of formats it does not read).
+RUNNERS = {"conllu": "evaluate_conllu", "space": "evaluate_segmentation",
+           "tsv": "evaluate_segmentation", "labels": "evaluate_labels"}
 
 
 def add_parser(subparsers) -> None:
@@ -62,4 +64,4 @@ def run(args: argparse.Namespace) -> int:
     runner = RUNNERS.get(fmt)
     if runner is None:
         raise UsageError(f"format '{fmt}' cannot be evaluated yet")
-    return runner(args)
+    return importlib.import_module(f"{__package__}.{runner}").run(args)

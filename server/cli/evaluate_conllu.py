@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         jobs = args.jobs if args.jobs is not None else default_jobs()
         if official is None and jobs > 1:
             progress.note(f"(in {jobs} processes)")
-            result = evaluate_in_parallel(args.pred, args.gold, options, jobs)
+            result = evaluate_in_parallel(args.pred, args.gold, options, jobs, progress=progress.update)
         if result is None:
             result = evaluate_files(args.pred, args.gold, options, progress.update, official)
     except BinaryFileError as error:

@@ -13,11 +13,12 @@ import argparse
 import json
 import os
 import sys
+from typing import TYPE_CHECKING
 
-from watchfiles import DefaultFilter, watch
-
-from ..daemon import DiskWorkspace, files_under, score_line
 from .errors import InputError
+
+if TYPE_CHECKING:
+    from ..daemon import DiskWorkspace
 
 
 def add_parser(subparsers) -> None:
@@ -36,6 +37,7 @@ class Printer:
         self.previous: dict[str, set] = {}
 
     def report(self, keys: list[str], event: str) -> None:
+        from ..daemon import score_line
         for key in keys:
             if key not in self.workspace.engine.documents or not self.workspace.engine.documents[key].in_editor:
                 continue
@@ -66,6 +68,9 @@ def report_config(workspace: DiskWorkspace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from watchfiles import DefaultFilter, watch  # imported only by the commands that use them
+
+    from ..daemon import DiskWorkspace, files_under
     paths = args.paths or ["."]
     for path in paths:
         if not os.path.exists(path):
