@@ -92,6 +92,17 @@ def test_enhanced_edges_count_every_matching_pair(tmp_path):
     assert counts["EULAS"][0] == 3 and counts["ELAS"][0] == 1
 
 
+def test_enhanced_edges_partly_equal(tmp_path):
+    """DEPS that differ as text but share edges: the shared ones count
+    (the same tokens on both sides, so the pair goes the fast way)."""
+    gold = conllu("1 a a X _ _ 0 root 0:root _\n2 b b X _ _ 1 nsubj 1:nsubj|3:nsubj:xsubj _\n"
+                  "3 c c X _ _ 1 xcomp 1:xcomp _")
+    system = conllu("1 a a X _ _ 0 root 0:root _\n2 b b X _ _ 1 nsubj 1:nsubj|3:obj _\n"
+                    "3 c c X _ _ 1 xcomp 1:xcomp:sub _")
+    counts = assert_official(tmp_path, gold, system)
+    assert counts["ELAS"][0] == 2 and counts["EULAS"][0] == 3  # 0:root, 1:nsubj; and 1:xcomp
+
+
 def test_alignment_leftover_carried_into_next_sentence(tmp_path):
     """A word left over at the end of one sentence can be aligned, by the
     official LCS, with a multiword word of the next sentence: the two

@@ -33,10 +33,11 @@ each word's outcome.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from bisect import bisect_right
 from itertools import accumulate, chain, compress, repeat
-from operator import and_, attrgetter, eq, itemgetter, mul, not_, or_
+from operator import and_, attrgetter, eq, itemgetter, ne, not_, or_
 from typing import Sequence
 
 from . import counts as C
@@ -293,8 +294,7 @@ def count_same_tokens(gold: WordColumns, system: WordColumns, starts: Sequence[i
                 mlas[j] = False
         v[C.MLAS] += sum(mlas)
 
-    edges = _enhanced_identity(gold.deps, system.deps)
-    v[C.EDEPS_GOLD], v[C.EDEPS_SYSTEM], v[C.ELAS], v[C.EULAS] = map(sum, edges)
+    v[C.EDEPS_GOLD], v[C.EDEPS_SYSTEM], v[C.ELAS], v[C.EULAS] = _enhanced_identity(gold.deps, system.deps)
     return Counts(v)
 
 
@@ -317,30 +317,43 @@ def _starts(sentences: Sequence[Sentence]) -> list[int]:
     return starts
 
 
-_EDGES, _EDGE_COUNT, _SELF_ELAS, _SELF_EULAS = (itemgetter(i) for i in range(4))
+_EDGE_COUNT = itemgetter(1)  # of a DEPS summary (see labels._deps_summary)
 
 
-def _enhanced_identity(gold_deps: list[str], system_deps: list[str]) -> list[list[int]]:
-    """Per word: gold edges, system edges, ELAS and EULAS matches, when word i
-    aligns with word i (heads compare as numbers).
+def _enhanced_identity(gold_deps: list[str], system_deps: list[str]) -> tuple[int, int, int, int]:
+    """Gold edges, system edges, ELAS and EULAS matches, summed over words,
+    when word i aligns with word i (heads compare as numbers).
 
-    A word whose DEPS text equals gold's matches exactly as its gold value
-    matches itself (precomputed per value); only the others need the loop.
+    Only sums are needed, and DEPS values repeat (``_`` most of all), so
+    each distinct value is looked up once, with its number of words.  A word
+    whose DEPS text equals gold's matches exactly as its gold value matches
+    itself (precomputed per value); only the others need the loop.
     """
-    gold_summary = list(map(DEPS.__getitem__, gold_deps))
-    gold_edges = list(map(_EDGE_COUNT, gold_summary))
     if gold_deps == system_deps:
-        return [gold_edges, gold_edges, list(map(_SELF_ELAS, gold_summary)),
-                list(map(_SELF_EULAS, gold_summary))]
-    system_summary = list(map(DEPS.__getitem__, system_deps))
+        gold_edges, elas, eulas = _summed(Counter(gold_deps), 1, 2, 3)
+        return gold_edges, gold_edges, elas, eulas
     same = list(map(eq, gold_deps, system_deps))
-    elas = list(map(mul, map(_SELF_ELAS, gold_summary), same))
-    eulas = list(map(mul, map(_SELF_EULAS, gold_summary), same))
-    system_edges = list(map(_EDGE_COUNT, system_summary))
-    # Only words whose texts differ and that have edges on both sides need the loop.
-    for i in compress(range(len(same)), map(mul, map(mul, map(not_, same), gold_edges), system_edges)):
-        elas[i], eulas[i] = _match_edges(gold_summary[i][0], system_summary[i][0], _identity, 0)
-    return [gold_edges, system_edges, elas, eulas]
+    (gold_edges,) = _summed(Counter(gold_deps), 1)
+    (system_edges,) = _summed(Counter(system_deps), 1)
+    elas, eulas = _summed(Counter(compress(gold_deps, same)), 2, 3)
+    # Words that differ, where the system has edges (most often it has none: _).
+    for i in compress(range(len(same)), map(and_, map(not_, same), map(ne, system_deps, repeat("_")))):
+        gold_summary, system_summary = DEPS[gold_deps[i]], DEPS[system_deps[i]]
+        if gold_summary[1] and system_summary[1]:
+            e, u = _match_edges(gold_summary[0], system_summary[0], _identity, 0)
+            elas += e
+            eulas += u
+    return gold_edges, system_edges, elas, eulas
+
+
+def _summed(values: Counter, *fields: int) -> tuple[int, ...]:
+    """Over DEPS values and their word counts: the sums of these summary fields."""
+    sums = [0] * len(fields)
+    for value, words in values.items():
+        summary = DEPS[value]
+        for k, field in enumerate(fields):
+            sums[k] += summary[field] * words
+    return tuple(sums)
 
 
 def _identity(head: int) -> int:
