@@ -306,6 +306,8 @@ def _part_worker(connection: Connection, system_path: str, gold_path: str,
 
 def _usable_alone(result: ConlluResult, last: bool) -> bool:
     """What one part can show by itself to spoil merging."""
+    if result.part_lines is None or None in result.part_lines:
+        return False  # its lines could not be moved into place
     return not (result.unmatched.count or result.missing.count or (result.ended_unclean and not last))
 
 
@@ -329,7 +331,7 @@ class _Hashes(threading.Thread):
         super().__init__(daemon=True)
         self.paths = paths
         self.digests: list[str] = []
-        self.error: OSError | None = None
+        self.error: Exception | None = None
         self.start()
 
     def run(self) -> None:
@@ -340,7 +342,7 @@ class _Hashes(threading.Thread):
                     while chunk := f.read(SCAN):
                         digest.update(chunk)
                 self.digests.append(digest.hexdigest())
-        except OSError as error:
+        except Exception as error:  # reported by the caller, which falls back
             self.error = error
 
 
@@ -487,7 +489,9 @@ def evaluate_in_parallel(system_path: str, gold_path: str, options: ConlluOption
             log("the files cannot be scored in parts (a sent_id is used twice); scoring in one process")
         return None
     hashes.join()
-    if hashes.error is not None:
+    if hashes.error is not None or len(hashes.digests) != 2:
+        if log:
+            log(f"hashing the files failed, scoring in one process: {hashes.error}")
         return None  # the one-process run reports the file that cannot be read
     merged = merge_results(results)
     merged.system_sha256, merged.gold_sha256 = hashes.digests
