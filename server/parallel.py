@@ -311,17 +311,24 @@ def _usable_alone(result: ConlluResult, last: bool) -> bool:
     return not (result.unmatched.count or result.missing.count or (result.ended_unclean and not last))
 
 
-def _usable_together(results: list[ConlluResult]) -> bool:
-    """No sent_id in two parts' gold, no system sent_id used twice."""
-    gold_seen: set[str] = set()
-    system_ids: list[str] = []
-    for result in results:
-        ids = result.gold_ids or set()
-        if gold_seen & ids:
+class _SeenIds:
+    """The sent_ids of the parts back so far: a gold sent_id in two parts, or
+    a system sent_id used twice, and the parts cannot be merged (checked as
+    each part comes back, so that such files fall back early)."""
+
+    def __init__(self) -> None:
+        self.gold: set[str] = set()
+        self.system: set[str] = set()
+
+    def add(self, result: ConlluResult) -> bool:
+        """Whether the part's sent_ids are new."""
+        gold, system = result.gold_ids or set(), result.system_ids or []
+        unique = set(system)
+        if len(unique) != len(system) or self.gold & gold or self.system & unique:
             return False
-        gold_seen |= ids
-        system_ids += result.system_ids or []
-    return len(set(system_ids)) == len(system_ids)
+        self.gold |= gold
+        self.system |= unique
+        return True
 
 
 class _Hashes(threading.Thread):
@@ -392,6 +399,7 @@ class _Pool:
     def run(self, progress: ProgressCallback | None) -> tuple[list[ConlluResult], str | None]:
         """Every part's result, in file order; or the reason one failed."""
         results: dict[int, ConlluResult] = {}
+        seen = _SeenIds()
         finished_bytes = 0
         last = len(self.parts) - 1
         while busy := [w for w in self.workers if w.part is not None]:
@@ -407,6 +415,8 @@ class _Pool:
                     return [], payload
                 elif not _usable_alone(payload, last=worker.part == last):
                     return [], "sentences cross a cut"
+                elif not seen.add(payload):
+                    return [], "a sent_id is used twice"
                 else:
                     results[worker.part] = payload  # type: ignore[index]
                     finished_bytes += self._size(worker.part)  # type: ignore[arg-type]
@@ -484,10 +494,6 @@ def evaluate_in_parallel(system_path: str, gold_path: str, options: ConlluOption
             log(f"scoring in parts failed, scoring in one process: {failure.splitlines()[0]}")
         return None
     pool.stop()
-    if not _usable_together(results):
-        if log:
-            log("the files cannot be scored in parts (a sent_id is used twice); scoring in one process")
-        return None
     hashes.join()
     if hashes.error is not None or len(hashes.digests) != 2:
         if log:

@@ -159,7 +159,7 @@ def test_declines_when_a_system_sent_id_is_used_twice(pair, tmp_path):
     system.write_bytes(text.replace(late + b"\n", first + b"\n", 1))
     logged = []
     assert in_parts(system, pair[1], log=logged.append) is None
-    assert logged
+    assert "a sent_id is used twice" in logged[0]
 
 
 def test_a_failing_part_makes_it_decline(pair, monkeypatch):
