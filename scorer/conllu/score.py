@@ -33,11 +33,10 @@ each word's outcome.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from bisect import bisect_right
 from itertools import accumulate, chain, compress, repeat
-from operator import and_, attrgetter, eq, itemgetter, ne, not_, or_
+from operator import and_, attrgetter, eq, itemgetter, mul, not_, or_
 from typing import Sequence
 
 from . import counts as C
@@ -317,43 +316,32 @@ def _starts(sentences: Sequence[Sentence]) -> list[int]:
     return starts
 
 
-_EDGE_COUNT = itemgetter(1)  # of a DEPS summary (see labels._deps_summary)
+_EDGE_COUNT, _SELF_ELAS, _SELF_EULAS = (itemgetter(i) for i in (1, 2, 3))  # of a DEPS summary
 
 
 def _enhanced_identity(gold_deps: list[str], system_deps: list[str]) -> tuple[int, int, int, int]:
     """Gold edges, system edges, ELAS and EULAS matches, summed over words,
     when word i aligns with word i (heads compare as numbers).
 
-    Only sums are needed, and DEPS values repeat (``_`` most of all), so
-    each distinct value is looked up once, with its number of words.  A word
-    whose DEPS text equals gold's matches exactly as its gold value matches
-    itself (precomputed per value); only the others need the loop.
+    A word whose DEPS text equals gold's matches exactly as its gold value
+    matches itself (precomputed per value); only the others need the loop.
     """
+    gold_summary = list(map(DEPS.__getitem__, gold_deps))
     if gold_deps == system_deps:
-        gold_edges, elas, eulas = _summed(Counter(gold_deps), 1, 2, 3)
-        return gold_edges, gold_edges, elas, eulas
+        edges = sum(map(_EDGE_COUNT, gold_summary))
+        return edges, edges, sum(map(_SELF_ELAS, gold_summary)), sum(map(_SELF_EULAS, gold_summary))
+    system_summary = list(map(DEPS.__getitem__, system_deps))
     same = list(map(eq, gold_deps, system_deps))
-    (gold_edges,) = _summed(Counter(gold_deps), 1)
-    (system_edges,) = _summed(Counter(system_deps), 1)
-    elas, eulas = _summed(Counter(compress(gold_deps, same)), 2, 3)
-    # Words that differ, where the system has edges (most often it has none: _).
-    for i in compress(range(len(same)), map(and_, map(not_, same), map(ne, system_deps, repeat("_")))):
-        gold_summary, system_summary = DEPS[gold_deps[i]], DEPS[system_deps[i]]
-        if gold_summary[1] and system_summary[1]:
-            e, u = _match_edges(gold_summary[0], system_summary[0], _identity, 0)
-            elas += e
-            eulas += u
-    return gold_edges, system_edges, elas, eulas
-
-
-def _summed(values: Counter, *fields: int) -> tuple[int, ...]:
-    """Over DEPS values and their word counts: the sums of these summary fields."""
-    sums = [0] * len(fields)
-    for value, words in values.items():
-        summary = DEPS[value]
-        for k, field in enumerate(fields):
-            sums[k] += summary[field] * words
-    return tuple(sums)
+    gold_edges = list(map(_EDGE_COUNT, gold_summary))
+    system_edges = list(map(_EDGE_COUNT, system_summary))
+    elas = sum(compress(map(_SELF_ELAS, gold_summary), same))
+    eulas = sum(compress(map(_SELF_EULAS, gold_summary), same))
+    # Only words whose texts differ and that have edges on both sides need the loop.
+    for i in compress(range(len(same)), map(mul, map(mul, map(not_, same), gold_edges), system_edges)):
+        e, u = _match_edges(gold_summary[i][0], system_summary[i][0], _identity, 0)
+        elas += e
+        eulas += u
+    return sum(gold_edges), sum(system_edges), elas, eulas
 
 
 def _identity(head: int) -> int:
