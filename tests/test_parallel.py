@@ -17,7 +17,8 @@ def summary(result):
             result.scored_gold_sentences, result.unparsed.count, result.refused.count,
             [(r.sent_id, r.line) for r in result.refused.items],
             [(p.code, p.line) for r in result.refused.items for p in r.reasons],
-            result.outcomes, result.system_sha256, result.gold_sha256)
+            result.outcomes, result.system_sha256, result.gold_sha256,
+            [(p.code, p.line, p.start) for p in result.system_file_problems + result.gold_file_problems])
 
 
 def in_parts(system, gold, options=None, jobs=2, **kwargs):
@@ -121,6 +122,7 @@ def test_crlf_and_lone_carriage_returns(pair, tmp_path):
     # A lone CR ends a line too (in a comment, where it changes nothing else).
     tail = tail.replace(b"\n# text = ", b"\n# note\r# text = ", 3)
     tail = tail.replace(b"\t0\troot\t", b"\t-3\troot\t", 1)  # a refused tree after them
+    tail = tail.replace(b"\n# text = ", b"\n# text = \xff", 1)  # and a byte that is not UTF-8
     system = tmp_path / "mixed.conllu"
     system.write_bytes(head + tail)
     gold = tmp_path / "gold.conllu"
@@ -133,6 +135,7 @@ def test_crlf_and_lone_carriage_returns(pair, tmp_path):
     assert parallel is not None
     assert summary(parallel) == summary(single)
     assert single.refused.count > 0
+    assert any(p.code == "format-encoding" and p.line > len(parts) for p in single.system_file_problems)
 
 
 def test_declines_when_sentences_are_missing(tmp_path):
