@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, repeat
+from operator import and_, contains
 from typing import Sequence
 
 import numpy as np
@@ -66,7 +67,7 @@ def split_columns(text: str, rows: int, misc: bool = False) -> list[list[str]] |
     # The newline between two lines sits inside field 9k ("MISC\nID"); with
     # rows - 1 newlines in all, one in each such field means none elsewhere.
     junctions = flat[9:9 * rows:9]
-    if rows > 1 and not all(map(str.__contains__, junctions, repeat("\n"))):
+    if rows > 1 and not all(map(contains, junctions, repeat("\n"))):
         return None
     ids = [flat[0]]
     miscs = []
@@ -164,7 +165,7 @@ class PlainBatch:
         if any_ranges or not all(ok):
             row_ok = list(chain.from_iterable(map(repeat, ok, rows)))
             if any_ranges:
-                row_ok = list(map(bool.__and__, row_ok, map(str.isdecimal, gold_ids)))
+                row_ok = list(map(and_, row_ok, map(str.isdecimal, gold_ids)))
             system_columns = _kept_rows(system_columns, row_ok)
             gold_columns = _kept_rows(gold_columns, row_ok)
         kept = [k for k in range(len(texts)) if ok[k]]
@@ -371,7 +372,7 @@ def read_plain(bodies: Sequence[str | None]) -> list[PlainSentence | None]:
                 ok[k] = False
     word_mask = list(chain.from_iterable(map(repeat, ok, rows)))
     if token_rows:
-        word_mask = list(map(bool.__and__, word_mask, map(str.isdecimal, ids)))
+        word_mask = list(map(and_, word_mask, map(str.isdecimal, ids)))
     kept = [k for k in range(len(texts)) if ok[k]]
     if not kept:
         return out

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 from itertools import accumulate, repeat
+from operator import gt
 from typing import Sequence
 
 import numpy as np
@@ -322,14 +323,14 @@ def _below(numbers: list[str], threshold: float) -> list[bool] | None:
             and max(numbers) <= "1." + "0" * (width - 2)):
         bound = f"{threshold:.{width - 2}f}"
         if 0.0 <= threshold <= 1.0 and float(bound) == threshold:
-            return list(map(bound.__gt__, numbers))
+            return list(map(gt, repeat(bound), numbers))
     try:
         values = list(map(float, numbers))
     except ValueError:
         return None
     if min(values) < 0.0 or max(values) > 1.0 or any(map(math.isnan, values)):
         return None
-    return list(map(threshold.__gt__, values))
+    return list(map(gt, repeat(threshold), values))
 
 
 def low_cells(sentence: Sentence, threshold: float

@@ -35,7 +35,7 @@ import os
 import re
 from functools import lru_cache
 from itertools import compress, repeat
-from operator import itemgetter, not_
+from operator import contains, itemgetter, not_
 from typing import Iterable, Iterator
 
 from ..problems import Problem, Severity
@@ -309,7 +309,7 @@ def parse_block(body: str, first_line: int = 0, careful: bool = False) -> Senten
     flat = token_text.split("\t")
     n, rest = divmod(len(flat) - 1, 9)
     if not careful and rest == 0 and n and token_text.count("\n") == n - 1 and (
-            n == 1 or all(map(str.__contains__, flat[9:9 * n:9], repeat("\n")))):
+            n == 1 or all(map(contains, flat[9:9 * n:9], repeat("\n")))):
         # Every token line has exactly ten columns: the newline between two
         # lines sits inside field 9k ("MISC\nID"), and nowhere else.
         if n > 1:
