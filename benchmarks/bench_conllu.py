@@ -8,7 +8,7 @@ and twice after it, its median compared, since this machine's speed drifts
 over minutes; the script checks that their raw counts are equal and prints
 time, peak memory and the ratios.
 
-    python benchmarks/bench_conllu.py [--workdir DIR] [--jobs N] [--copies 5] [--runs 3]
+    python benchmarks/bench_conllu.py [--workdir DIR] [--jobs N] [--copies 5] [--runs 3] [--one-process]
 
 Needs ../shared (the treebank and mkpred.py) and udtools (the test extras).
 """
@@ -64,6 +64,9 @@ def main() -> int:
     parser.add_argument("--skip-official", action="store_true", help="only time annoscore")
     parser.add_argument("--runs", type=int, default=3,
                         help="annoscore runs (one before the official scorer, the rest after; median)")
+    parser.add_argument("--one-process", action="store_true",
+                        help="also time annoscore --jobs 1, to see what the processes gain "
+                             "(less when the machine is busy)")
     args = parser.parse_args()
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="annoscore-bench-"))
     workdir.mkdir(parents=True, exist_ok=True)
@@ -91,6 +94,12 @@ def main() -> int:
     print(f"annoscore: {ours.seconds:7.2f} s  peak {ours.peak_rss / 2**20:7.0f} MB"
           + (f"  (median of {len(runs)} runs: {', '.join(f'{r.seconds:.2f}' for r in runs)} s)"
              if len(runs) > 1 else ""))
+    if args.one_process:
+        single = run_measured(command[:command.index("--json") + 1] + ["--jobs", "1"])
+        if single.returncode != 0:
+            print(single.stderr, file=sys.stderr)
+            return 1
+        print(f"--jobs 1:  {single.seconds:7.2f} s  (the processes gain {single.seconds / ours.seconds:.2f}x)")
     if official is None:
         return 0
     counts = json.loads(official.stdout)
