@@ -213,6 +213,26 @@ def test_streaming_matches_whole_text(tmp_path):
         (s.first_line, s.form, s.heads) for s in whole]
 
 
+@pytest.mark.parametrize("size", [1, 2, 3, 5, 64])
+def test_block_splitter_in_chunks_matches_whole_text(size):
+    """Blocks, problems and the line count do not depend on where the chunks
+    end, even inside a run of blank lines or a long block."""
+    from scorer.conllu.reader import BlockSplitter
+    text = ("\ufeff" + conllu(S1) + "\n\n" + conllu(S2) + "\n\n\n" + conllu(*([S1] * 20)).replace("\n\n", "\n")
+            + conllu(S2).rstrip("\n"))
+
+    def split(pieces):
+        splitter = BlockSplitter()
+        blocks = [b for piece in pieces for b in splitter.feed(piece)] + splitter.finish()
+        return blocks, [(p.code, p.line, p.start, p.end) for p in splitter.problems], splitter.line
+
+    whole = split([text])
+    assert split([text[i:i + size] for i in range(0, len(text), size)]) == whole
+    assert whole[2] == text.count("\n")
+    assert [p[0] for p in whole[1]] == ["format-bom"] + ["format-empty-sentence"] * 3 + ["format-final-blank-line"]
+    assert len(whole[0]) == 3  # the twenty sentences without blank lines between them are one block
+
+
 FIELDS = ("first_line", "n_lines", "comments", "sent_id", "text", "form", "lemma", "upos", "xpos",
           "feats", "head", "deprel", "deps", "misc", "heads", "mwts", "empty_lines", "chars")
 

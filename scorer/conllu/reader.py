@@ -42,7 +42,7 @@ from ..problems import Problem, Severity
 from .sentence import DEPS, FORM, HEAD, ID, MultiwordToken, Sentence
 from .text import has_spaces, strip_spaces
 
-CHUNK_SIZE = 1 << 20
+CHUNK_SIZE = 64 << 10  # small enough that a chunk and the blocks cut from it stay in the core's cache
 
 _SURROGATE = re.compile("[\udc80-\udcff]")
 _EMPTY_NODE_ID = re.compile(r"[0-9]+\.[0-9]+")
@@ -99,7 +99,10 @@ class BlockSplitter:
     def __init__(self, first_line: int = 0, at_file_start: bool = True) -> None:
         self.line = first_line
         self.problems: list[Problem] = []
-        self._pending = ""
+        # Text after the last blank line, in the pieces it came in: joined
+        # only once a blank line ends it, so that a block longer than many
+        # chunks (a file without blank lines) costs linear time, not quadratic.
+        self._pending: list[str] = []
         # A byte-order mark only counts at the very start of a file.
         self._started = not at_file_start
 
@@ -111,20 +114,23 @@ class BlockSplitter:
                 self.problems.append(Problem(
                     "format-bom", "the file starts with a byte-order mark; the official scorer "
                     "refuses it", self.line, 0, 1, Severity.WARNING, refuses=True))
-        buf = self._pending + chunk if self._pending else chunk
-        end = buf.rfind("\n\n")
-        if end < 0:
-            self._pending = buf
+        pending = self._pending
+        if "\n\n" not in chunk:  # (one across the boundary is found with the next one)
+            if chunk:
+                pending.append(chunk)
             return []
+        buf = "".join(pending) + chunk if pending else chunk
+        end = buf.rfind("\n\n")
         # Cut before the whole run of newlines, so that a run of blank lines
         # split over two chunks is still seen as one run.
         while end > 0 and buf[end - 1] == "\n":
             end -= 1
-        self._pending = buf[end + 2:]
+        rest = buf[end + 2:]
+        self._pending = [rest] if rest else []
         return self._elements(buf[:end].split("\n\n"), final=False)
 
     def finish(self) -> list[tuple[int, str]]:
-        buf, self._pending = self._pending, ""
+        buf, self._pending = "".join(self._pending), []
         if not buf:
             return []
         blocks = self._elements(buf.split("\n\n"), final=True)

@@ -50,8 +50,11 @@ from ..textstore import Segment
 GOLD_DIFF_CELLS = (("UPOS", UPOS_OK, 3), ("XPOS", XPOS_OK, 4), ("LEMMA", LEMMA_OK, 2),
                    ("FEATS", FEATS_ALL_OK, 5), ("HEAD", HEAD_OK, 6), ("DEPREL", DEPREL_FULL_OK, 7))
 NONE: tuple = ()  # shared empty lists, so that clean sentences cost nothing
-IDENTICAL_BATCH = 256
-BULK_BATCH = 256
+# Sentences read or counted together.  Small batches keep their text and
+# columns within a core's cache (2 MB here); with 256, the first pass of a
+# large pair missed that cache 43% more often, for 0.8% fewer instructions.
+IDENTICAL_BATCH = 64
+BULK_BATCH = 64
 # Plain sentences whose columns a full pass keeps until they are counted
 # (see GoldSource.keep); past this, they are read again when counted.
 KEEP_LIMIT = 8192
