@@ -4,7 +4,9 @@ Opening a million-word prediction beside its gold means analysing every
 sentence of both files, pairing them and counting everything once; later
 edits only redo what they touch (see `server.engine.conllu`).  That first
 pass is the one moment the engine does the work of a whole file, so it is
-split the way `server.parallel` splits ``annoscore evaluate``:
+split in two, as `server.parallel` splits ``annoscore evaluate`` (which
+cuts into more, shrinking parts; here the second half comes back as
+per-sentence state to be joined, so one cut is kept):
 
 1. Both documents are cut before one sentence that both hold under the same
    ``sent_id`` (found once in each), near the middle of the prediction.
