@@ -50,7 +50,7 @@ MIN_PART_BYTES = 256 << 10  # of gold: smaller parts cost more to start than the
 FIRST_ROUND = 0.6  # each round of parts (one per process) takes this share of what is left
 LAST_SHARE = 0.004  # parts shrink to about this share of the gold file
 SCAN = 1 << 20  # bytes read at a time when looking for a cut
-NEAR = 64 << 10  # ... when looking back for the start of a sentence
+NEAR = 64 << 10  # ... first, when looking for the blank line next to a place
 WINDOW = 4 << 20  # where a cut's sentence is first looked for, before its estimated place
 
 ProgressCallback = Callable[[int, int], None]
@@ -90,10 +90,10 @@ def part_shares(jobs: int, gold_size: int, min_part_bytes: int = MIN_PART_BYTES)
 # --- finding cuts --------------------------------------------------------------
 
 
-def _blank_line_end(data: bytes, start: int = 0) -> int:
-    """Offset just past the first blank line in ``data`` at or after
-    ``start`` (LF or CRLF line ends), or -1."""
-    lf, crlf = data.find(b"\n\n", start), data.find(b"\n\r\n", start)
+def _blank_line_end(data: bytes) -> int:
+    """Offset just past the first blank line in ``data`` (LF or CRLF line
+    ends), or -1."""
+    lf, crlf = data.find(b"\n\n"), data.find(b"\n\r\n")
     if lf < 0 and crlf < 0:
         return -1
     if crlf < 0 or 0 <= lf < crlf:
@@ -104,10 +104,13 @@ def _blank_line_end(data: bytes, start: int = 0) -> int:
 def _block_at_or_after(f: BinaryIO, offset: int) -> tuple[int, bytes] | None:
     """The first sentence block at or after ``offset`` (after a blank line
     and any further blank lines): its start and its first 64 KB."""
-    f.seek(offset)
-    data = f.read(SCAN)
-    pos = _blank_line_end(data)
-    if pos < 0:
+    for size in (NEAR, SCAN):
+        f.seek(offset)
+        data = f.read(size)
+        pos = _blank_line_end(data)
+        if pos >= 0:
+            break
+    else:
         return None
     while data[pos:pos + 1] == b"\n" or data[pos:pos + 2] == b"\r\n":
         pos += 1 if data[pos:pos + 1] == b"\n" else 2
@@ -141,9 +144,9 @@ def _find_line(f: BinaryIO, line: bytes, start: int, stop: int | None = None) ->
             after = data[pos + len(marker):pos + len(marker) + 2]
             if after[:1] == b"\n" or after == b"\r\n":
                 return base - len(tail) + pos + 1
-            if len(after) < 2 and len(data) - pos < len(marker) + 2:
-                break  # the line's end is in the next chunk
             pos = data.find(marker, pos + 1)
+        # A line cut off at the end (its marker or its line end in the next
+        # chunk) is looked at again with the next chunk.
         base += len(chunk)
         tail = data[-(len(marker) + 1):]
     return None

@@ -206,3 +206,20 @@ def test_cli_jobs_gives_the_same_json(pair, capsys, monkeypatch):
     two = json.loads(capsys.readouterr().out)
     assert len(calls) == 1 and calls[0] is not None  # only --jobs 2 went to the parallel path
     assert one == two
+
+
+@pytest.mark.parametrize("crlf", [False, True])
+def test_finding_a_sent_id_line_across_read_boundaries(tmp_path, monkeypatch, crlf):
+    """The line is found wherever the reads cut it, and a longer sent_id
+    that starts the same (s12 for s1) is not taken for it."""
+    import server.parallel as parallel
+    from server.parallel import _find_line
+    monkeypatch.setattr(parallel, "SCAN", 7)
+    end = b"\r\n" if crlf else b"\n"
+    for lead in range(12):
+        text = b"x" * lead + end + b"# sent_id = s12" + end + b"1\tx" + end + b"# sent_id = s1" + end + b"2"
+        path = tmp_path / "f.conllu"
+        path.write_bytes(text)
+        with open(path, "rb") as f:
+            assert _find_line(f, b"# sent_id = s1", 0) == text.index(b"# sent_id = s1" + end), lead
+            assert _find_line(f, b"# sent_id = s9", 0) is None

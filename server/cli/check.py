@@ -12,7 +12,6 @@ import argparse
 import json
 import os
 import sys
-
 from typing import TYPE_CHECKING
 
 from scorer.problems import Severity
