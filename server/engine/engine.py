@@ -87,9 +87,15 @@ class Document:
     _index: "_Index | None" = None
 
     def index(self) -> "_Index":
-        """The analysed sentences in order, and the counts for the score."""
+        """The analysed sentences in order, and the counts for the score.
+
+        The index is made by `Engine.rescore`, when every segment has its
+        analysis; edits apply to it only in the next rescore (`_patch`).
+        Before a document's first rescore (or after new settings) there is
+        none yet: what is analysed so far is shown, and nothing is kept, so
+        that a half-analysed text never becomes the index an edit patches."""
         if self._index is None:
-            self._index = _Index(self.store)
+            return _Index(self.store, numbered=False)
         return self._index
 
     def replace_text(self, text: str) -> None:
@@ -113,13 +119,14 @@ class _Index:
     sentences, patched in place (`replace`), so that an edit does not cost a
     pass over every sentence of the file."""
 
-    def __init__(self, store: TextStore) -> None:
+    def __init__(self, store: TextStore, numbered: bool = True) -> None:
         self.infos: list[SentenceInfo] = []
         for segment in store.segments:
             if segment.analysis is not None:
                 self.infos += segment.analysis[1]
-        for position, info in enumerate(self.infos):
-            info.position = position
+        if numbered:  # the index edits are patched into (see Document.index)
+            for position, info in enumerate(self.infos):
+                info.position = position
         infos = self.infos
         self.unparsed = sum(1 for i in infos if i.unparsed)
         self.refused = sum(1 for i in infos if i.refused and not i.unparsed)
@@ -313,7 +320,7 @@ class Engine:
                         if segment.analysis is None or segment.analysis[0] != threshold:
                             segment.analysis = (threshold, analyze_segment(segment, threshold)[0])
                     gc.freeze()
-                document._index = None
+                document._index = _Index(document.store)
             document.conllu = None
             return [key]
         settings = PairingSettings(self.settings.sentences, self.settings.gold_diff)
@@ -349,8 +356,8 @@ class Engine:
                     pairing.rescore(document.store.segments, GoldSource(gold.store.segments, threshold))
                 gc.freeze()  # see the module's docstring
             pairing.gold_state = gold_state
-            if changes is None:
-                document._index = None  # positions are made again when needed
+        if changes is None:
+            document._index = _Index(document.store)  # every segment is analysed now
         out = [key]
         if gold.in_editor:
             out.append(gold.key)

@@ -88,14 +88,19 @@ class Scoring:
         await self.rescore(key)
 
     async def rescore(self, key: str) -> None:
+        """Rescore and read the results in one job on the engine thread, so
+        that an edit arriving meanwhile cannot slip in between: what is
+        published is what was scored, with the version that was scored."""
         ls = self.server
-        affected = await ls.worker.run(ls.engine.rescore, key)
-        for other in affected:
-            await self.publish(other)
+        for other, results in await self.server.worker.run(self._rescore_and_results, key):
+            self._send(other, *results)
 
-    async def publish(self, key: str) -> None:
+    def _rescore_and_results(self, key: str) -> list[tuple[str, tuple]]:
+        """(On the engine thread.)"""
+        return [(other, self._results(other)) for other in self.server.engine.rescore(key)]
+
+    def _send(self, key: str, diagnostics, payload, version) -> None:
         ls = self.server
-        diagnostics, payload, version = await ls.worker.run(self._results, key)
         if diagnostics is None:
             return
         ls.publish_diagnostics(ls.uri_for(key), diagnostics, version)
