@@ -251,6 +251,10 @@ def _split_both(texts: list[tuple[int, str, str, int]]):
     return [], [], []
 
 
+# HEADs above this are out of range in any sentence, and stay within int64.
+_LARGEST_HEAD = 1 << 40
+
+
 def _values_ok(columns: list[list[str]], words: list[int], word_starts: list[int],
                checked_deps: list[str] | None = None) -> np.ndarray:
     """Per pair: HEADs non-negative numbers forming a tree, DEPS readable and
@@ -272,6 +276,10 @@ def _values_ok(columns: list[list[str]], words: list[int], word_starts: list[int
                 fine[k] = False
                 part = [0] * (b - a)
             heads += part
+    if heads and (max(heads) > _LARGEST_HEAD or min(heads) < 0):
+        # Past int64 (a HEAD of 2^63 is a number to int()), and negative:
+        # not plain.  -1 marks them out of range below.
+        heads = [h if 0 <= h <= _LARGEST_HEAD else -1 for h in heads]
     columns[_HEAD] = heads  # type: ignore[call-overload]
     lengths = np.array(words, dtype=np.int64)
     starts = np.array(word_starts[:-1], dtype=np.int64)

@@ -645,7 +645,11 @@ def _deps_extent(deps: str) -> int:
     heads = [h for h, _ in edges if h is not None]
     if heads and min(heads) < 0:
         return -2
-    return max(heads, default=0)
+    # Capped so that callers may hold it in an int64 (past any sentence's length anyway).
+    return min(max(heads, default=0), DEPS_EXTENT_CAP)
+
+
+DEPS_EXTENT_CAP = 1 << 40
 
 
 class _DepsExtents(dict):

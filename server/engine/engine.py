@@ -31,6 +31,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
+import traceback
 from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter
@@ -77,6 +78,8 @@ class Document:
     version: int | None = None
     in_editor: bool = False
     binary: bool = False
+    # Why the last rescore failed (a fault of annoscore's, logged), or None.
+    failure: str | None = None
     # CoNLL-U
     conllu: ConlluPairing | None = None
     # Other formats keep their state here (see engine/formats.py).
@@ -97,6 +100,14 @@ class Document:
         if self._index is None:
             return _Index(self.store, numbered=False)
         return self._index
+
+    def forget_results(self) -> None:
+        """Everything derived from the text goes: the next rescore starts afresh."""
+        _forget_segments(getattr(self.store, "segments", ()))
+        self.conllu = None
+        self.state = None
+        self.edits = None
+        self._index = None
 
     def replace_text(self, text: str) -> None:
         """A whole new text (from disk, or an editor sending everything)."""
@@ -305,6 +316,18 @@ class Engine:
         document = self.documents.get(key)
         if document is None:
             return []
+        try:
+            out = self._rescore_document(document)
+        except Exception as error:  # a fault of ours: say so on the document, start afresh next time
+            self.log(f"rescoring {key} failed:\n{traceback.format_exc()}")
+            document.failure = f"{type(error).__name__}: {error}"[:160]
+            document.forget_results()
+            return [key]
+        document.failure = None
+        return out
+
+    def _rescore_document(self, document: Document) -> list[str]:
+        key = document.key
         if document.format != "conllu":
             return formats.rescore(self, document)
         threshold = self.settings.threshold
@@ -408,6 +431,11 @@ class Engine:
         if document is None:
             return []
         shown = _Shown(self.settings)
+        if document.failure is not None:
+            shown.add(Problem("internal-error", f"annoscore could not score this document: "
+                              f"{document.failure} (a fault of annoscore's, logged; please report it)",
+                              0, 0, 0))
+            return shown.finish()
         if document.binary:
             shown.add(Problem("format-binary", "this is not a text file (it has NUL bytes)", 0, 0, 0))
         elif document.format != "conllu":
@@ -475,7 +503,7 @@ class Engine:
     def score(self, key: str) -> dict[str, Any] | None:
         """The ``annoscore/score`` payload, with paths (the adapter makes URIs)."""
         document = self.documents.get(key)
-        if document is None:
+        if document is None or document.failure is not None:
             return None
         if document.format != "conllu":
             return formats.score(self, document)
