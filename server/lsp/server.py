@@ -84,9 +84,12 @@ class AnnoscoreServer(LanguageServer):
         nearly all of them are the ones shown before.  Building lsprotocol
         objects (or even dicts) and encoding them again would cost more than
         the rescoring itself, so each diagnostic's JSON is kept, keyed by the
-        problem and the text segment its line is in: an edit makes new
-        segments where it changed the text, so a line whose characters may
-        have moved never reuses an old position.
+        problem (with its absolute line), the text segment its line is in
+        and the line's place in that segment.  An edit makes new segments
+        where it changed the text; a segment that moved (lines above it
+        came or went) has its problems on other absolute lines, and another
+        problem that lands on one of those lines is on another line of the
+        segment: so a cached position is reused only for the same characters.
         """
         document = self.engine.documents.get(key)
         store = document.store if document is not None else None
@@ -109,7 +112,8 @@ class AnnoscoreServer(LanguageServer):
         for p in problems:
             cache_key = None
             if segments is not None and not p.related:
-                cache_key = (p, segments.segments[segments.segment_at(p.line)])
+                segment = segments.segments[segments.segment_at(p.line)]
+                cache_key = (p, segment, p.line - segment.first_line)
                 text = known.get(cache_key)
                 if text is not None:
                     kept[cache_key] = text

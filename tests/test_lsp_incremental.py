@@ -1,4 +1,4 @@
-"""Incremental equals fresh through the real server, with edits racing rescores.
+"""Incremental equals fresh through the real server.
 
 An editor does not wait for the server: edits arrive while a rescore runs,
 saves come in bursts or not at all.  Whatever the timing, every score and
@@ -107,3 +107,36 @@ async def test_every_publish_equals_a_fresh_engine_on_its_version(racing_client:
         assert got == fresh[v][1], v
         checked += 1
     assert checked >= 4
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_a_moved_line_never_reuses_the_range_of_the_line_that_was_there(racing_client: LanguageClient):
+    """Two comments among token lines, with as many code points but not as
+    many UTF-8 bytes or UTF-16 units; a line above them goes: the second
+    comment moves onto the first one's line and must get its own range."""
+    client = racing_client
+    astral, ascii_ = "# 𝔷𝔩𝔲𝔱 kůň", "# abcdefgh"
+    assert len(astral) == len(ascii_)
+    text = ("# note\n# sent_id = a\n1\tThe\tthe\tDET\t_\t_\t0\troot\t_\t_\n\n# sent_id = b\n"
+            f"1\tThe\tthe\tDET\t_\t_\t2\tdet\t_\t_\n{astral}\n{ascii_}\n"
+            "2\tcat\tcat\tNOUN\t_\t_\t0\troot\t_\t_\n\n")
+    pred = client.root / "y.conllu"
+    pred.write_text(text, encoding="utf-8")
+    uri = pred.as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=uri, language_id="conllu", version=1, text=text)))
+    await wait_for(lambda: any(p.uri == uri and p.version == 1 for p in client.published))
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangePartial(
+            range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=1, character=0)),
+            text="")]))
+    client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    await wait_for(lambda: any(p.uri == uri and p.version == 2 for p in client.published))
+    after = next(p for p in reversed(client.published) if p.uri == uri and p.version == 2)
+    utf8 = client.preset.startswith("neovim")  # type: ignore[attr-defined]
+    width = {astral: len(astral.encode("utf-8")) if utf8 else len(astral.encode("utf-16-le")) // 2,
+             ascii_: len(ascii_)}
+    ends = sorted((d.range.start.line, d.range.end.character) for d in after.diagnostics
+                  if d.code == "format-comment-position")
+    assert ends == [(5, width[astral]), (6, width[ascii_])]
