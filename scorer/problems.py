@@ -50,6 +50,12 @@ class Problem:
     # True when the official conll18_ud_eval.py would refuse the file for this.
     refuses: bool = False
     related: tuple[Related, ...] = ()
+    # Facts for tools beside the message, as (name, value) pairs: e.g. the
+    # words of a cycle in order (see `scorer.conllu.checks.cycle_marks`).
+    data: tuple[tuple[str, object], ...] = ()
+
+    def datum(self, name: str, default: object = None) -> object:
+        return next((value for key, value in self.data if key == name), default)
 
     def shifted(self, lines: int) -> "Problem":
         """The same problem ``lines`` further down (sentences count lines from
@@ -64,7 +70,7 @@ class Problem:
             return self
         related = tuple(replace(r, line=r.line + lines) for r in self.related) if lines else self.related
         return Problem(self.code, self.message, self.line + lines, self.start, self.end, severity,
-                       self.refuses, related)
+                       self.refuses, related, self.data)
 
     def location(self, path: str) -> str:
         """``path:line:col`` with 1-based numbers, as compilers print them."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from conftest import conllu
-from scorer.conllu.checks import find_cycles, tree_problems
+from scorer.conllu.checks import RELATED_LISTED, cycle_marks, find_cycles, tree_problems
 from scorer.conllu.reader import read_text
 
 
@@ -31,27 +31,52 @@ def test_missing_head_on_each_cell():
     assert line[found[0].start:found[0].end] == "_"
 
 
-def test_cycle_on_each_head_with_related_information():
+def test_a_cycle_is_one_problem_with_every_member_related():
     sentence, found = problems("1 a a X _ _ 2 dep _ _", "2 b b X _ _ 3 dep _ _", "3 c c X _ _ 1 dep _ _",
                                "4 d d X _ _ 0 root _ _")
     cycle = [p for p in found if p.code == "cycle"]
-    assert sorted(p.line for p in cycle) == [0, 1, 2]
-    for p in cycle:
-        assert sentence.lines[p.line][p.start:p.end] in ("1", "2", "3")
-        assert len(p.related) == 2
-        assert {r.line for r in p.related} == {0, 1, 2} - {p.line}
+    assert len(cycle) == 1
+    assert cycle[0].line == 0 and sentence.lines[0][cycle[0].start:cycle[0].end] == "2"
+    assert [r.line for r in cycle[0].related] == [1, 2]
+    assert "1 → 2 → 3 → 1" in cycle[0].message
+
+
+def test_cycle_marks_put_one_problem_on_each_head_starting_from_its_word():
+    sentence, found = problems("1 a a X _ _ 0 root _ _", "2 b b X _ _ 3 dep _ _", "3 c c X _ _ 2 dep _ _")
+    marks = cycle_marks(next(p for p in found if p.code == "cycle"))
+    assert [(p.line, sentence.lines[p.line][p.start:p.end]) for p in marks] == [(1, "3"), (2, "2")]
+    assert marks[0].message.startswith("word 2 is its own ancestor: 2 → 3 → 2")
+    assert marks[1].message.startswith("word 3 is its own ancestor: 3 → 2 → 3")
+    assert [r.line for r in marks[1].related] == [1]
+
+
+def test_a_long_cycle_stays_linear():
+    n = 5000
+    lines = [f"{i} w w X _ _ {i % n + 1} dep _ _" for i in range(1, n + 1)]
+    _, found = problems(*lines)
+    cycle = [p for p in found if p.code == "cycle"]
+    assert len(cycle) == 1 and len(cycle[0].related) == n - 1
+    assert len(cycle[0].message) < 200
+    marks = cycle_marks(cycle[0])
+    assert len(marks) == n
+    assert max(len(m.related) for m in marks) <= RELATED_LISTED
+    assert max(len(m.message) for m in marks) < 200
+    assert marks[41].message.startswith("word 42 is its own ancestor: 42 → 43 → ")
+    assert {m.line for m in marks} == set(range(n))
 
 
 def test_self_loop_is_a_cycle():
     _, found = problems("1 a a X _ _ 1 dep _ _", "2 b b X _ _ 0 root _ _")
     assert [p.code for p in found] == ["cycle"]
     assert "its own head" in found[0].message
+    assert [m.message for m in cycle_marks(found[0])] == [found[0].message]
 
 
-def test_multiple_roots_flag_each_extra_root():
-    _, found = problems("1 a a X _ _ 0 root _ _", "2 b b X _ _ 0 root _ _", "3 c c X _ _ 0 root _ _")
-    assert [(p.code, p.line) for p in found] == [("multiple-roots", 1), ("multiple-roots", 2)]
-    assert found[0].related[0].line == 0
+def test_multiple_roots_mark_every_root_and_name_them():
+    sentence, found = problems("1 a a X _ _ 0 root _ _", "2 b b X _ _ 0 root _ _", "3 c c X _ _ 0 root _ _")
+    assert [(p.code, p.line) for p in found] == [("multiple-roots", 0), ("multiple-roots", 1), ("multiple-roots", 2)]
+    assert "3 words have HEAD 0: 1 (a), 2 (b), 3 (c)" in found[0].message
+    assert [r.line for r in found[1].related] == [0, 2]
 
 
 def test_no_root():

@@ -82,3 +82,73 @@ def test_a_failing_rescore_is_shown_and_the_score_is_null_not_zero(tmp_path, mon
     engine.rescore(key)
     assert engine.diagnostics(key) == []
     assert engine.score(key)["metrics"]["LAS"]["f1"] == 1.0
+
+
+# --- tree messages ------------------------------------------------------------------
+
+ROOTS_GOLD = conllu("# sent_id = r\n1 Yes yes INTJ _ _ 3 discourse _ _\n2 it it PRON _ _ 3 nsubj _ _\n"
+                    "3 works work VERB _ _ 0 root _ _")
+ROOTS_PRED = conllu("# sent_id = r\n1 Yes yes INTJ _ _ 0 root _ _\n2 it it PRON _ _ 3 nsubj _ _\n"
+                    "3 works work VERB _ _ 0 root _ _")
+
+
+def engine_with(tmp_path, pred: str, gold: str | None):
+    path = write(tmp_path, "t.conllu", pred)
+    if gold is not None:
+        write(tmp_path, "t.gold.conllu", gold)
+    engine = Engine(str(tmp_path), Settings())
+    engine.open(str(path), str(path), pred, 1)
+    engine.rescore(str(path))
+    return engine, str(path)
+
+
+def head_cells(problems, code, text):
+    lines = text.split("\n")
+    return [(p.line, lines[p.line].split("\t")[0], lines[p.line][p.start:p.end]) for p in problems if p.code == code]
+
+
+def test_without_gold_every_root_is_marked_and_the_roots_named(tmp_path):
+    engine, path = engine_with(tmp_path, ROOTS_PRED, None)
+    problems = engine.diagnostics(path)
+    assert head_cells(problems, "multiple-roots", ROOTS_PRED) == [(1, "1", "0"), (3, "3", "0")]
+    assert all("2 words have HEAD 0: 1 (Yes), 3 (works)" in p.message for p in problems)
+
+
+def test_with_gold_only_the_root_gold_disagrees_with_is_marked(tmp_path):
+    engine, path = engine_with(tmp_path, ROOTS_PRED, ROOTS_GOLD)
+    problems = [p for p in engine.diagnostics(path) if p.code == "multiple-roots"]
+    assert head_cells(problems, "multiple-roots", ROOTS_PRED) == [(1, "1", "0")]
+    assert "word 1 (Yes) has HEAD 0 where gold attaches it to word 3 (works)" in problems[0].message
+    # A gold that makes both roots' words non-roots: nothing tells which, both stay marked.
+    both = conllu("# sent_id = r\n1 Yes yes INTJ _ _ 3 discourse _ _\n2 it it PRON _ _ 0 root _ _\n"
+                  "3 works work VERB _ _ 2 ccomp _ _")
+    engine, path = engine_with(tmp_path, ROOTS_PRED, both)
+    assert len([p for p in engine.diagnostics(path) if p.code == "multiple-roots"]) == 2
+
+
+def test_a_cycle_marks_each_head_from_its_own_word_and_a_report_names_it_once(tmp_path, capsys):
+    pred = conllu("# sent_id = c\n1 a a X _ _ 0 root _ _\n2 b b X _ _ 3 dep _ _\n3 c c X _ _ 4 dep _ _\n"
+                  "4 d d X _ _ 2 dep _ _")
+    engine, path = engine_with(tmp_path, pred, None)
+    cycle = [p for p in engine.diagnostics(path) if p.code == "cycle"]
+    assert head_cells(cycle, "cycle", pred) == [(2, "2", "3"), (3, "3", "4"), (4, "4", "2")]
+    assert [p.message.split(" (")[0] for p in cycle] == [
+        "word 2 is its own ancestor: 2 → 3 → 4 → 2", "word 3 is its own ancestor: 3 → 4 → 2 → 3",
+        "word 4 is its own ancestor: 4 → 2 → 3 → 4"]
+    assert [[r.line for r in p.related] for p in cycle] == [[3, 4], [4, 2], [2, 3]]
+    gold = write(tmp_path, "g.conllu", pred.replace("2\tb\tb\tX\t_\t_\t3", "2\tb\tb\tX\t_\t_\t1"))
+    main(["evaluate", path, str(gold), "--json"])
+    refused = json.loads(capsys.readouterr().out)["sentences"]["refused"]["first"][0]
+    assert [r["code"] for r in refused["reasons"]] == ["cycle"]
+
+
+def test_a_long_cycle_costs_linear_time_and_output(tmp_path, capsys):
+    n = 3000
+    pred = "# sent_id = c\n" + "".join(f"{i}\tw\tw\tX\t_\t_\t{i % n + 1}\tdep\t_\t_\n" for i in range(1, n + 1)) + "\n"
+    path = write(tmp_path, "c.conllu", pred)
+    main(["evaluate", str(path), str(path), "--json"])
+    assert len(capsys.readouterr().out) < 20_000  # a cycle named once, not once per word
+    main(["check", str(path), "--json"])
+    diagnostics = json.loads(capsys.readouterr().out)["files"][0]["diagnostics"]
+    cycle = [d for d in diagnostics if d["code"] == "cycle"]
+    assert len(cycle) == Settings().max_diagnostics + 1  # the shown ones and the summary

@@ -7,12 +7,19 @@ such sentence and say exactly where:
 - ``unparsed``: every HEAD is ``_`` (a parser has not been run yet);
 - ``missing-head``: some HEADs are ``_`` (on each such cell);
 - ``head-out-of-range``: a HEAD past the last word;
-- ``cycle``: HEADs that go round in a circle (on each HEAD of the circle);
-- ``multiple-roots``: more than one word with HEAD 0 (on each extra root);
+- ``cycle``: HEADs that go round in a circle: one problem per cycle, on
+  the HEAD cell of its first word, with every member's HEAD cell as a
+  related place, so that a report names a cycle once whatever its length;
+  `cycle_marks` makes one problem per member for an editor, each short;
+- ``multiple-roots``: more than one word with HEAD 0 (on each root: without
+  gold nothing tells which one is right; with gold, the engine marks the
+  roots gold disagrees with);
 - ``no-root``: no word with HEAD 0.
 """
 
 from __future__ import annotations
+
+from itertools import islice
 
 from ..problems import Problem, Related, Severity
 from .reader import cell_span
@@ -59,23 +66,74 @@ def tree_problems(sentence: Sentence) -> list[Problem]:
         problems.append(Problem("no-root", "no word has HEAD 0: the sentence has no root "
                                 "(the official scorer refuses this)", line, 0, len(lines[line]),
                                 refuses=True))
-    for extra in roots[1:]:
-        first = head_cell(roots[0])
-        problems.append(Problem(
-            "multiple-roots", f"a second root: word {extra + 1} has HEAD 0 as word {roots[0] + 1} "
-            "does (the official scorer refuses this)", *head_cell(extra), refuses=True,
-            related=(Related(*first, f"the first root, word {roots[0] + 1}"),)))
-    for cycle in find_cycles(heads):
-        cells = [head_cell(i) for i in cycle]
-        words = " → ".join(str(i + 1) for i in cycle + [cycle[0]])
-        for k, i in enumerate(cycle):
-            others = tuple(Related(*cells[j], f"HEAD of word {cycle[j] + 1}, in the same cycle")
-                           for j in range(len(cycle)) if j != k)
+    if len(roots) > 1:
+        named = _listed([f"{i + 1} ({sentence.form[i]})" for i in roots], ROOTS_LISTED)
+        cells = [head_cell(i) for i in roots]
+        for k, root in enumerate(roots):
             problems.append(Problem(
-                "cycle", f"word {i + 1} is its own ancestor: {words} (the official scorer refuses this)"
-                if len(cycle) > 1 else f"word {i + 1} is its own head (the official scorer refuses this)",
-                *cells[k], refuses=True, related=others))
+                "multiple-roots", f"{len(roots)} words have HEAD 0: {named}; a tree has one root "
+                "(the official scorer refuses this)", *cells[k], refuses=True,
+                related=tuple(Related(*cells[j], f"another root, word {roots[j] + 1}")
+                              for j in islice((j for j in range(len(roots)) if j != k), RELATED_LISTED))))
+    for cycle in find_cycles(heads):
+        first = cycle.index(min(cycle))
+        cycle = cycle[first:] + cycle[:first]
+        cells = [head_cell(i) for i in cycle]
+        message = (f"word {cycle[0] + 1} is its own head" if len(cycle) == 1 else
+                   f"words {_path(cycle, 0)} form a cycle, each its own ancestor")
+        problems.append(Problem(
+            "cycle", message + " (the official scorer refuses this)", *cells[0], refuses=True,
+            related=tuple(Related(*cell, f"HEAD of word {i + 1}, in the same cycle")
+                          for i, cell in zip(cycle[1:], cells[1:])),
+            data=(("cycle", tuple(i + 1 for i in cycle)),)))
     return problems
+
+
+ROOTS_LISTED = 6      # roots named in a multiple-roots message
+CYCLE_LISTED = 6      # words of a cycle named in a message
+RELATED_LISTED = 8    # related places an editor gets per problem
+
+
+def _listed(items: list[str], cap: int) -> str:
+    if len(items) <= cap:
+        return ", ".join(items)
+    return ", ".join(items[:cap]) + f", … ({len(items)} in all)"
+
+
+def _path(cycle: list[int], start: int) -> str:
+    """The cycle's words from ``start`` round to it again: 7 → 8 → 7, the
+    middle left out past `CYCLE_LISTED` words."""
+    n = len(cycle)
+    if n <= CYCLE_LISTED:
+        words = [str(cycle[(start + j) % n] + 1) for j in range(n)]
+    else:
+        words = [str(cycle[(start + j) % n] + 1) for j in range(CYCLE_LISTED - 1)]
+        words += [f"… ({n - CYCLE_LISTED + 1} more)", str(cycle[(start - 1) % n] + 1)]
+    return " → ".join(words + [words[0]])
+
+
+def cycle_marks(problem: Problem) -> list[Problem]:
+    """A ``cycle`` problem as one problem per member's HEAD cell (what an
+    editor shows), each naming the cycle from its own word, with at most
+    `RELATED_LISTED` of the other members as related places, so that the
+    size stays linear in the cycle's length."""
+    words = problem.datum("cycle")
+    if not isinstance(words, tuple) or len(words) != len(problem.related) + 1:
+        return [problem]
+    places = [(problem.line, problem.start, problem.end)] + [(r.line, r.start, r.end) for r in problem.related]
+    cycle = [w - 1 for w in words]
+    n = len(cycle)
+    out = []
+    for k in range(n):
+        if n == 1:
+            message = f"word {words[0]} is its own head"
+        else:
+            message = f"word {words[k]} is its own ancestor: {_path(cycle, k)}"
+        others = tuple(Related(*places[(k + j) % n], f"HEAD of word {words[(k + j) % n]}, in the same cycle")
+                       for j in range(1, min(n, RELATED_LISTED + 1)))
+        out.append(Problem("cycle", message + " (the official scorer refuses this)", *places[k],
+                           problem.severity, True, others, problem.data))
+    return out
 
 
 def _acyclic(heads: list[int]) -> bool:

@@ -41,7 +41,7 @@ from scorer.conllu.score import (
     DEPREL_FULL_OK, FEATS_ALL_OK, HEAD_OK, LEMMA_OK, UPOS_OK, XPOS_OK, ChunkScore,
     count_identical_each, identity_ready, one_side_counts, score_chunk,
 )
-from scorer.conllu.sentence import FORM, Sentence
+from scorer.conllu.sentence import FORM, HEAD, Sentence
 from scorer.conllu.text import strip_spaces
 from scorer.problems import Problem, Severity
 
@@ -409,7 +409,10 @@ class ConlluPairing:
             golds = [gold.get(k) for k in gold_positions]
             systems = [system_sentence(k) for k in system_positions]
             unit = Unit(PAIRED, gold_positions, system_positions, Counts(), True, key)
+            # (Refused sentences are counted word by word: their problems
+            # against gold, such as which root gold disagrees with, need the alignment.)
             if (len(golds) == 1 and len(systems) == 1 and not self.settings.gold_diff
+                    and not self.system[system_positions[0]].refused
                     and identity_ready(golds[0], systems[0])):
                 identical.append((unit, golds[0], systems[0]))
                 if len(identical) >= IDENTICAL_BATCH:
@@ -629,11 +632,17 @@ class ConlluPairing:
 
     def _pair_problems(self, golds: list[Sentence], systems: list[Sentence],
                        scored: ChunkScore) -> Sequence[Sequence[Problem]]:
-        if not scored.unaligned_system and not self.settings.gold_diff:
+        many_roots = [k for k, sentence in enumerate(systems) if sentence.heads.count(0) > 1]
+        if not scored.unaligned_system and not self.settings.gold_diff and not many_roots:
             return NONE
         per_system: list[list[Problem]] = [[] for _ in systems]
         for (k, i) in scored.unaligned_system or ():
             per_system[k].append(_segmentation_mismatch(systems, golds, k, i))
+        if many_roots and scored.outcomes is not None:
+            system_words = scored.system_words()
+            gold_words = {where: gold for gold, where in system_words.items()}
+            for k in many_roots:
+                per_system[k] += _roots_against_gold(systems[k], k, golds, gold_words, scored, system_words)
         if self.settings.gold_diff and scored.outcomes:
             system_words = scored.system_words()
             for outcome in scored.outcomes:
@@ -847,6 +856,42 @@ def _segmentation_mismatch(systems: list[Sentence], golds: list[Sentence], k: in
     gold_text = ", ".join(gold_here) if gold_here else "nothing"
     return Problem("segmentation-mismatch", f"{what} is not aligned with a gold word; gold has "
                    f"{gold_text} here", line, start, end, Severity.WARNING)
+
+
+def _roots_against_gold(sentence: Sentence, k: int, golds: list[Sentence],
+                        gold_words: dict[tuple[int, int], tuple[int, int]], scored: ChunkScore,
+                        system_words: dict) -> list[Problem]:
+    """``multiple-roots`` on the roots of system sentence ``k`` that gold
+    does not make a root (they replace the gold-free marks on every root);
+    nothing when gold agrees with all of them or with none, or when a root
+    is aligned with no gold word (then the gold-free marks stay)."""
+    roots = [i for i, h in enumerate(sentence.heads) if h == 0]
+    wrong = []
+    for i in roots:
+        found = gold_words.get((k, i))
+        if found is None:
+            return []
+        if golds[found[0]].heads[found[1]] != 0:
+            wrong.append((i, found))
+    if not wrong or len(wrong) == len(roots):
+        return []
+    named = ", ".join(f"{i + 1} ({sentence.form[i]})" for i in roots[:6]) + (
+        f", … ({len(roots)} in all)" if len(roots) > 6 else "")
+    out = []
+    for i, (gs, gw) in wrong:
+        gold = golds[gs]
+        here = scored.head_in_system(gold, gs, gw, k, system_words)
+        head = gold.heads[gw]
+        if here is not None and here != "0":
+            where = f"word {here} ({sentence.form[int(here) - 1]})"
+        else:
+            where = f"'{gold.form[head - 1]}'" if head else "another word"
+        line = sentence.word_line[i]
+        start, end = cell_span(sentence.lines[line], HEAD)
+        out.append(Problem("multiple-roots", f"word {i + 1} ({sentence.form[i]}) has HEAD 0 where gold "
+                           f"attaches it to {where}; {len(roots)} words have HEAD 0: {named} "
+                           "(the official scorer refuses this)", line, start, end, Severity.ERROR, refuses=True))
+    return out
 
 
 def _gold_diff(gold: Sentence, gi: int, system: Sentence, si: int, mask: int,

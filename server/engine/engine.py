@@ -37,6 +37,7 @@ from itertools import chain
 from operator import attrgetter
 from typing import Any, Callable, Sequence
 
+from scorer.conllu.checks import cycle_marks
 from scorer.conllu.counts import METRICS
 from scorer.conllu.evaluate import ConlluOptions, ConlluResult, SentenceRef
 from scorer.conllu.report import conllu_text
@@ -454,8 +455,14 @@ class Engine:
         unparsed = [i for i in infos if i.unparsed] if summarize_unparsed else []
         for info in filter(attrgetter("problems"), infos):
             line = info.first_line
+            # Against gold, the roots gold disagrees with replace the gold-free marks.
+            roots_by_gold = any(p.code == "multiple-roots" for p in info.pair_problems)
             for p in info.problems:
-                if not (summarize_unparsed and p.code == "unparsed"):
+                if p.code == "cycle":
+                    for mark in cycle_marks(p):
+                        shown.add(mark, line)
+                elif not (summarize_unparsed and p.code == "unparsed") and \
+                        not (roots_by_gold and p.code == "multiple-roots"):
                     shown.add(p, line)
         for info in filter(attrgetter("pair_problems"), infos):
             problems = info.pair_problems
