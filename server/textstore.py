@@ -100,10 +100,16 @@ def segments_of(text: str, first_line: int, at_file_start: bool) -> list[Segment
 
 
 class TextStore:
-    """A document as segments, with edits applied locally."""
+    """A document as segments, with edits applied locally.
 
-    def __init__(self, text: str) -> None:
-        text = normalize_newlines(text)
+    ``lone_cr_ends_lines``: whether a CR not followed by LF ends a line, as
+    the LSP says and files are read; False for editors that keep it inside
+    the line as a character (Neovim, Emacs), so that positions agree with
+    theirs (the engine reports the CR, see `reader.lone_cr_problems`)."""
+
+    def __init__(self, text: str, lone_cr_ends_lines: bool = True) -> None:
+        self.lone_cr_ends_lines = lone_cr_ends_lines
+        text = normalize_newlines(text, lone_cr_ends_lines)
         self.segments: list[Segment] = segments_of(text, 0, at_file_start=True)
         self._firsts = [s.first_line for s in self.segments]
         self._lines_of: tuple[Segment, list[str]] | None = None
@@ -150,7 +156,7 @@ class TextStore:
 
         Returns (first segment index, the segments removed, how many were inserted).
         """
-        new_text = normalize_newlines(new_text)
+        new_text = normalize_newlines(new_text, self.lone_cr_ends_lines)
         first = max(0, self.segment_at(start[0]) - 1)
         last = min(len(self.segments) - 1, self.segment_at(end[0]) + 1)
         base_line = self.segments[first].first_line
@@ -191,7 +197,7 @@ class TextStore:
         return first + head, removed, len(inserted)
 
     def replace_all(self, text: str) -> None:
-        self.__init__(text)  # type: ignore[misc]
+        self.__init__(text, self.lone_cr_ends_lines)  # type: ignore[misc]
 
     def _renumber(self, start: int) -> None:
         """Line numbers of the segments after an edit."""
@@ -236,8 +242,9 @@ class LineStore:
     touches (one list slice), so its cost does not grow with the file.
     """
 
-    def __init__(self, text: str) -> None:
-        self.lines = normalize_newlines(text).split("\n")
+    def __init__(self, text: str, lone_cr_ends_lines: bool = True) -> None:
+        self.lone_cr_ends_lines = lone_cr_ends_lines
+        self.lines = normalize_newlines(text, lone_cr_ends_lines).split("\n")
         self.version = getattr(self, "version", 0) + 1
 
     @property
@@ -254,10 +261,10 @@ class LineStore:
         l1, l2 = min(start[0], last_line), min(end[0], last_line)
         head = self.lines[l1][:min(start[1], len(self.lines[l1]))] if start[0] <= last_line else self.lines[l1]
         tail = self.lines[l2][min(end[1], len(self.lines[l2])):] if end[0] <= last_line else ""
-        replacement = (head + normalize_newlines(new_text) + tail).split("\n")
+        replacement = (head + normalize_newlines(new_text, self.lone_cr_ends_lines) + tail).split("\n")
         self.lines[l1:l2 + 1] = replacement
         self.version += 1
         return l1, [], len(replacement)
 
     def replace_all(self, text: str) -> None:
-        self.__init__(text)  # type: ignore[misc]
+        self.__init__(text, self.lone_cr_ends_lines)  # type: ignore[misc]

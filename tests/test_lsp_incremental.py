@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from lsp_support import GOLD, PRED, SERVER, wait_for, workspace
 from server.config import Settings
@@ -140,3 +140,56 @@ async def test_a_moved_line_never_reuses_the_range_of_the_line_that_was_there(ra
     ends = sorted((d.range.start.line, d.range.end.character) for d in after.diagnostics
                   if d.code == "format-comment-position")
     assert ends == [(5, width[astral]), (6, width[ascii_])]
+
+
+LONE_CR = ("# sent_id = a\n1\tab\rcd\tab\tX\t_\t_\t0\troot\t_\t_\n\n"
+           "# sent_id = b\n1\tx\tx\tX\t_\t_\t2\tdep\t_\t_\n2\ty\ty\tX\t_\t_\t1\tdep\t_\t_\n\n")
+
+
+CLIENT_NAMES = {"Neovim": False, "Eglot": False, "Visual Studio Code": True}  # name: lone CR ends a line
+
+
+@pytest_lsp.fixture(params=list(CLIENT_NAMES), config=ClientServerConfig(server_command=SERVER))
+async def named_client(request, lsp_client: LanguageClient, tmp_path: Path):
+    """A client that gives its name in initialize, as real editors do."""
+    prepare_client(lsp_client, tmp_path, "neovim@v0.11.0")
+    lsp_client.name = request.param  # type: ignore[attr-defined]
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=client_capabilities("neovim@v0.11.0"), root_uri=tmp_path.as_uri(),
+        client_info=types.ClientInfo(name=request.param)))
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_a_lone_cr_is_reported_where_the_editor_sees_it(named_client: LanguageClient, tmp_path):
+    """Neovim and Emacs keep a lone CR inside the line; the server must count
+    lines as they do (the diagnostics below it on their own lines), say
+    where the CR is, and empty with the buffer."""
+    lsp_client = named_client
+    cr_ends_line = CLIENT_NAMES[lsp_client.name]  # type: ignore[attr-defined]
+    path = tmp_path / "cr.conllu"
+    path.write_text(LONE_CR, encoding="utf-8", newline="")
+    uri = path.as_uri()
+    lsp_client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=uri, language_id="conllu", version=1, text=LONE_CR)))
+    await wait_for(lambda: uri in lsp_client.diagnostics)
+    found = {(d.code, d.range.start.line, d.range.start.character) for d in lsp_client.diagnostics[uri]}
+    cycle_lines = {line for code, line, _ in found if code == "cycle"}
+    if cr_ends_line:  # the LSP's own model: the CR ends line 1
+        assert cycle_lines == {5, 6} and not any(code == "format-newline" for code, _, _ in found)
+    else:
+        assert cycle_lines == {4, 5}
+        assert ("format-newline", 1, 4) in found
+    # The whole buffer deleted, as Neovim sends it (to the end of its own last line).
+    last = len(LONE_CR.split("\n")) - 2 if not cr_ends_line else len(LONE_CR.split("\n")) - 1
+    lsp_client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangePartial(
+            range=types.Range(start=types.Position(line=0, character=0),
+                              end=types.Position(line=last, character=0)), text="")]))
+    lsp_client.text_document_did_save(types.DidSaveTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    await wait_for(lambda: any(s.version == 2 for s in lsp_client.scores))
+    score = next(s for s in lsp_client.scores if s.version == 2)
+    assert score.counts.sentences == 0

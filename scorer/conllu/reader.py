@@ -704,11 +704,32 @@ class ConlluDocument:
         return out
 
 
-def normalize_newlines(text: str) -> str:
-    """CRLF and lone CR become LF, as Python's universal newlines (and the LSP) read them."""
+def normalize_newlines(text: str, lone_cr_ends_lines: bool = True) -> str:
+    """CRLF and lone CR become LF, as Python's universal newlines (and the
+    LSP) read them.  ``lone_cr_ends_lines=False``: only CRLF does; a lone
+    CR stays in its line as a character, as editors such as Neovim and
+    Emacs keep it (see `lone_cr_problems`)."""
     if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        text = text.replace("\r\n", "\n")
+        if lone_cr_ends_lines:
+            text = text.replace("\r", "\n")
     return text
+
+
+def lone_cr_problems(lines: list[str]) -> list[Problem]:
+    """``format-newline`` on each carriage return left inside a line (lines
+    relative to the caller's first)."""
+    out = []
+    for number, line in enumerate(lines):
+        column = line.find("\r")
+        while column >= 0:
+            out.append(Problem(
+                "format-newline", "a lone carriage return (CR) inside the line: this editor keeps it as a "
+                "character, while evaluate, the official scorer and the UD validator read it as a line "
+                "break (the validator's non-unix-newline); remove it", number, column, column + 1,
+                Severity.WARNING))
+            column = line.find("\r", column + 1)
+    return out
 
 
 def iter_blocks(text: str) -> tuple[list[tuple[int, str]], list[Problem]]:

@@ -36,7 +36,7 @@ from scorer.conllu.checks import tree_problems
 from scorer.conllu.confidence import count_low, count_low_many, low_cells
 from scorer.conllu.counts import Counts
 from scorer.conllu.pairing import MISSING, PAIRED, UNMATCHED, Mismatch, SentencePairer
-from scorer.conllu.reader import cell_span, holds_one_sentence, parse_blocks
+from scorer.conllu.reader import cell_span, holds_one_sentence, lone_cr_problems, parse_blocks
 from scorer.conllu.score import (
     DEPREL_FULL_OK, FEATS_ALL_OK, HEAD_OK, LEMMA_OK, UPOS_OK, XPOS_OK, ChunkScore,
     count_identical_each, identity_ready, one_side_counts, score_chunk,
@@ -123,6 +123,8 @@ def analyze_segment(segment: Segment, threshold: float) -> tuple[list[SentenceIn
         tree = tree_problems(sentence)
         if tree:
             problems = problems + tree
+        if "\r" in sentence.body:  # (only an editor that keeps lone CRs in lines gives one)
+            problems = problems + lone_cr_problems(sentence.lines)
         low = 0
         if "Conf=" in sentence.body:
             low, conf_problems = count_low(sentence, threshold)
@@ -149,7 +151,7 @@ def analyze_segments(segments: Sequence[Segment], threshold: float,
     for start in range(0, len(todo), BULK_BATCH):
         batch = todo[start:start + BULK_BATCH]
         blocks = [s.block for s in batch]
-        plain = read_plain([b if b and holds_one_sentence(b) else None for b in blocks])
+        plain = read_plain([b if b and holds_one_sentence(b) and "\r" not in b else None for b in blocks])
         found = [p for p in plain if p is not None]
         lows = iter(count_low_many([m for p in found for m in p.misc], [p.words for p in found], threshold))
         for segment, sentence in zip(batch, plain):

@@ -110,9 +110,12 @@ class Document:
         self.edits = None
         self._index = None
 
-    def replace_text(self, text: str) -> None:
-        """A whole new text (from disk, or an editor sending everything)."""
+    def replace_text(self, text: str, from_disk: bool = False) -> None:
+        """A whole new text (from disk, or an editor sending everything).
+        A file's lone CRs end lines, as `evaluate` reads them."""
         _forget_segments(getattr(self.store, "segments", ()))
+        if from_disk:
+            self.store.lone_cr_ends_lines = True
         self.store.replace_all(text)
         self.edits = None
         self._index = None
@@ -161,6 +164,10 @@ class Engine:
         self.settings = settings or Settings()
         self.documents: dict[str, Document] = {}
         self.log = log or (lambda message: None)
+        # Whether the editor ends a line at a lone CR, as the LSP says; the
+        # language server sets False for editors that keep it in the line
+        # (see server.textstore.TextStore).  Files read from disk always do.
+        self.lone_cr_ends_lines = True
 
     # --- documents ------------------------------------------------------------
 
@@ -181,7 +188,7 @@ class Engine:
             document.version = version
             return document
         with gc_paused():
-            store = _store(pairing.format, text)
+            store = _store(pairing.format, text, self.lone_cr_ends_lines)
         document = Document(key, path, store, pairing, version, in_editor=True)
         document.binary = "\x00" in text
         if pairing.gold is not None and isinstance(document.store, TextStore) \
@@ -213,7 +220,7 @@ class Engine:
             # Still needed as gold: back to the file on disk.
             text = read_disk_text(document.path)
             if text is not None:
-                document.replace_text(text)
+                document.replace_text(text, from_disk=True)
             document.in_editor = False
             return
         self._drop(document)
@@ -243,7 +250,7 @@ class Engine:
                 return None
             pairing = Pairing(document.format, None, document.pairing.pos)
             with gc_paused():
-                store = _store(pairing.format, text)
+                store = _store(pairing.format, text, True)
             gold = self.documents[gold_path] = Document(gold_path, gold_path, store, pairing)
         return gold
 
@@ -261,7 +268,7 @@ class Engine:
             if text is None:
                 del self.documents[path]
             else:
-                document.replace_text(text)
+                document.replace_text(text, from_disk=True)
         for dependent in list(self.documents.values()):
             if not dependent.in_editor or dependent.path is None:
                 continue
@@ -583,9 +590,9 @@ def _forget_segments(segments: Sequence[Any]) -> None:
             segment.analysis = None
 
 
-def _store(format: str, text: str) -> TextStore | LineStore:
+def _store(format: str, text: str, lone_cr_ends_lines: bool) -> TextStore | LineStore:
     """CoNLL-U is kept in sentence blocks; the line formats in lines."""
-    return TextStore(text) if format == "conllu" else LineStore(text)
+    return TextStore(text, lone_cr_ends_lines) if format == "conllu" else LineStore(text, lone_cr_ends_lines)
 
 
 def _gold_hint(document: Document) -> str:

@@ -205,6 +205,8 @@ def create_server() -> AnnoscoreServer:
 
     @server.feature(types.INITIALIZE)
     def initialize(ls: AnnoscoreServer, params: types.InitializeParams) -> None:
+        client = params.client_info.name if params.client_info else ""
+        ls.engine.lone_cr_ends_lines = not keeps_lone_cr(client)
         for feature in ls.features.values():
             hook = getattr(feature, "initialize", None)
             if hook is not None:
@@ -229,6 +231,17 @@ def create_server() -> AnnoscoreServer:
         ls.worker.shutdown()
 
     return server
+
+
+# Editors whose buffers keep a lone CR inside the line as a character (shown
+# as ^M) and count positions so, though the LSP says a lone CR ends a line:
+# matched in the name the client gives in `initialize` (clientInfo).
+CLIENTS_KEEPING_LONE_CR = ("neovim", "nvim", "vim", "eglot", "emacs", "lsp-mode", "kak")
+
+
+def keeps_lone_cr(client_name: str) -> bool:
+    name = client_name.lower()
+    return any(known in name for known in CLIENTS_KEEPING_LONE_CR)
 
 
 def _large_body_coming(size: int) -> None:
