@@ -38,6 +38,7 @@ from itertools import compress, repeat
 from operator import contains, itemgetter, not_
 from typing import Iterable, Iterator
 
+from ..excerpt import quoted
 from ..problems import Problem, Severity
 from .sentence import DEPS, FORM, HEAD, ID, MultiwordToken, Sentence
 from .text import has_spaces, strip_spaces
@@ -488,7 +489,7 @@ def _walk_ids(sentence: Sentence, ids: list[str], forms: list[str], row_lines) -
         if "." in rid:
             sentence.empty_lines.append(line)
             if not _EMPTY_NODE_ID.fullmatch(rid):
-                problems.append(Problem("format-id", f"'{rid}' is not a valid empty-node ID (N.M)",
+                problems.append(Problem("format-id", f"{quoted(rid)} is not a valid empty-node ID (N.M)",
                                         line, *_id_span(lines[line]), Severity.WARNING))
             i += 1
             continue
@@ -497,7 +498,7 @@ def _walk_ids(sentence: Sentence, ids: list[str], forms: list[str], row_lines) -
                 first, last = map(int, rid.split("-"))
             except ValueError:
                 problems.append(Problem(
-                    "format-id", f"cannot read the multiword range '{rid}' (expected N-M)",
+                    "format-id", f"cannot read the multiword range {quoted(rid)} (expected N-M)",
                     line, *_id_span(lines[line]), refuses=True))
                 first, last = len(words) + 1, len(words)
             expected = last - first + 1
@@ -506,7 +507,7 @@ def _walk_ids(sentence: Sentence, ids: list[str], forms: list[str], row_lines) -
             while len(members) < expected:
                 if j >= n:
                     problems.append(Problem(
-                        "format-mwt", f"the multiword token '{rid}' has {len(members)} of its "
+                        "format-mwt", f"the multiword token {quoted(rid)} has {len(members)} of its "
                         f"{expected} words before the sentence ends (the official scorer refuses this)",
                         line, *_id_span(lines[line]), refuses=True))
                     break
@@ -518,7 +519,7 @@ def _walk_ids(sentence: Sentence, ids: list[str], forms: list[str], row_lines) -
             if first != len(words) + 1 or [ids[m] for m in members] != [
                     str(k) for k in range(first, first + len(members))]:
                 problems.append(Problem(
-                    "format-mwt", f"the multiword token '{rid}' should be followed by words "
+                    "format-mwt", f"the multiword token {quoted(rid)} should be followed by words "
                     f"{len(words) + 1}-{len(words) + max(expected, 1)}",
                     line, *_id_span(lines[line]), Severity.WARNING))
             form = forms[i]
@@ -531,7 +532,7 @@ def _walk_ids(sentence: Sentence, ids: list[str], forms: list[str], row_lines) -
         try:
             value = int(rid)
         except ValueError:
-            problems.append(Problem("format-id", f"cannot read the word ID '{rid}'",
+            problems.append(Problem("format-id", f"cannot read the word ID {quoted(rid)}",
                                     line, *_id_span(lines[line]), refuses=True))
         else:
             if value != len(words) + 1:
@@ -566,7 +567,7 @@ def _read_heads(sentence: Sentence) -> None:
                 if value != "_":
                     line = sentence.word_line[i]
                     sentence.problems.append(Problem(
-                        "format-head", f"HEAD '{value}' is not a number (the official scorer "
+                        "format-head", f"HEAD {quoted(value)} is not a number (the official scorer "
                         "refuses this)", line, *cell_span(sentence.lines[line], HEAD), refuses=True))
         if min((h for h in heads if h is not None), default=0) < 0:
             _negative_heads(sentence, heads)
@@ -671,9 +672,9 @@ def _check_deps(sentence: Sentence) -> None:
             continue
         deps = sentence.deps[i]
         if extent == -1:
-            message = f"DEPS '{deps}' is not a list of HEAD:DEPREL pairs"
+            message = f"DEPS {quoted(deps)} is not a list of HEAD:DEPREL pairs"
         else:
-            message = f"a DEPS head in '{deps}' is outside the sentence (0-{n})"
+            message = f"a DEPS head in {quoted(deps)} is outside the sentence (0-{n})"
         line = sentence.word_line[i]
         sentence.problems.append(Problem(
             "format-deps", message + " (the official scorer stops on this)",

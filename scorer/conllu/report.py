@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..excerpt import excerpt, quoted
 from ..problems import Problem
 from ..report import Signature, percent, proportion, render_table
 from ..stats import CalibrationTable, ThresholdReport, wilson_interval
@@ -131,7 +132,7 @@ def metrics_table(result: ConlluResult) -> str:
 def _describe(ref: SentenceRef) -> str:
     where = f"line {ref.line + 1}"
     if ref.sent_id is not None:
-        where += f" ({ref.sent_id})"
+        where += f" ({excerpt(ref.sent_id)})"
     return where
 
 
@@ -163,8 +164,9 @@ def _mismatch(ref: SentenceRef) -> str:
     if m is None:
         return "text differs from gold"
     if m.gold_text is None:
-        return f"no gold text left for '{m.system_text}'"
-    return f"text differs from gold at character {m.offset + 1}: '{m.system_text}' vs gold '{m.gold_text}'"
+        return f"no gold text left for {quoted(m.system_text)}"
+    return (f"text differs from gold at character {m.offset + 1}: {quoted(m.system_text)} "
+            f"vs gold {quoted(m.gold_text)}")
 
 
 def calibration_table(table: CalibrationTable) -> str:

@@ -14,6 +14,8 @@ from scorer.outcomes import OutcomeList
 from scorer.report import Signature
 
 from ..parallel import default_jobs, evaluate_in_parallel
+from scorer.excerpt import excerpt
+
 from .errors import InputError, UsageError
 from .progress import Progress
 
@@ -26,7 +28,7 @@ def options_from(args: argparse.Namespace) -> ConlluOptions:
     if args.save_errors:
         metric = args.metric or "LAS"
         if metric not in SAVE_METRICS:
-            raise UsageError(f"--metric {metric}: per-word lists exist for {', '.join(SAVE_METRICS)}")
+            raise UsageError(f"--metric {excerpt(metric)}: per-word lists exist for {', '.join(SAVE_METRICS)}")
     elif args.metric:
         raise UsageError("--metric only applies with --save-errors")
     if args.pos:

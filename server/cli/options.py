@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 
+from scorer.excerpt import excerpt
+
 from .errors import UsageError
 
 # attribute -> how it is spelled on the command line
@@ -33,5 +35,5 @@ def outcome_metric(args: argparse.Namespace, choices: tuple[str, ...], default: 
         return None
     metric = args.metric or default
     if metric not in choices:
-        raise UsageError(f"--metric {metric}: per-item lists exist for {', '.join(choices)}")
+        raise UsageError(f"--metric {excerpt(metric)}: per-item lists exist for {', '.join(choices)}")
     return metric

@@ -39,6 +39,7 @@ from typing import Any, Callable, Sequence
 from scorer.conllu.counts import METRICS
 from scorer.conllu.evaluate import ConlluOptions, ConlluResult, SentenceRef
 from scorer.conllu.report import conllu_text
+from scorer.excerpt import excerpt
 from scorer.gcpause import gc_paused
 from scorer.problems import Problem, Severity
 from scorer.report import Signature
@@ -447,7 +448,7 @@ class Engine:
                 refuses=True))
         pairing = document.conllu
         if pairing is not None and pairing.missing:
-            names = [pairing.gold[k].sent_id or f"line {pairing.gold[k].first_line + 1}"
+            names = [excerpt(pairing.gold[k].sent_id or "") or f"line {pairing.gold[k].first_line + 1}"
                      for k in pairing.missing[:5]]
             more = f" and {len(pairing.missing) - 5} more" if len(pairing.missing) > 5 else ""
             shown.add(Problem(
