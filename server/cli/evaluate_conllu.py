@@ -10,12 +10,11 @@ from scorer.conllu.counts import METRICS, STRICT_METRICS
 from scorer.conllu.evaluate import ConlluOptions, evaluate_files
 from scorer.conllu.reader import BinaryFileError
 from scorer.conllu.report import conllu_json, conllu_text
+from scorer.excerpt import excerpt
 from scorer.outcomes import OutcomeList
 from scorer.report import Signature
 
 from ..parallel import default_jobs, evaluate_in_parallel
-from scorer.excerpt import excerpt
-
 from .errors import InputError, UsageError
 from .progress import Progress
 
