@@ -139,3 +139,104 @@ def test_10_the_excerpt_helper():
     assert quoted("a" * 50, 4) == "'aaaa…' (50 characters)"
     assert excerpt("a\tb\x00c\x1b[2J\udce9") == "a\\tb\\x00c\\x1b[2J\\xE9"
     assert excerpt("a\u00a0b\u200cc") == "a\u00a0b\u200cc"  # no-break space, ZWNJ: part of words
+
+
+# --- 11: NUL bytes, UTF-16, gzip: format-binary with a place, the same everywhere --
+
+
+def _with_nul(text: str, line: int, column: int) -> bytes:
+    lines = text.split("\n")
+    lines[line] = lines[line][:column] + "\x00" + lines[line][column:]
+    return "\n".join(lines).encode("utf-8")
+
+
+BIG = "".join(f"# sent_id = s{k}\n1\tA\ta\tX\t_\t_\t0\troot\t_\t_\n2\tb\tb\tX\t_\t_\t1\tdep\t_\t_\n\n"
+              for k in range(4000))  # about 200 KB: several of the reader's 64 KB chunks
+
+
+@pytest.mark.parametrize("line", [1, 2001, 15998])  # in the first 8 KB, in a later chunk, near the end
+def test_11_a_nul_anywhere_is_format_binary_at_its_line_and_column(capsys, tmp_path, monkeypatch, line):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "p.conllu").write_bytes(_with_nul(BIG, line, 3))
+    write(tmp_path, "g.conllu", BIG)
+    for jobs in ("1", "2"):
+        status, out, err = run(capsys, "evaluate", "p.conllu", "g.conllu", "--jobs", jobs)
+        assert status == 1 and out == "" and "\x00" not in err
+        assert err.startswith(f"annoscore evaluate: p.conllu:{line + 1}:4: a NUL byte"), err
+    status, out, err = run(capsys, "evaluate", "g.conllu", "p.conllu")  # as gold, too
+    assert status == 1 and f"p.conllu:{line + 1}:4: a NUL byte" in err
+    status, out, err = run(capsys, "check", "p.conllu", "--gold", "g.conllu")
+    assert status == 1 and "\x00" not in out + err
+    assert out.splitlines() == [f"p.conllu:{line + 1}:4: error format-binary a NUL byte: this is not a "
+                                "text file, or it is damaged here (text has no NUL bytes)"]
+    assert "not scored" in err
+
+
+def test_11_utf16_and_gzip_are_named_with_what_to_do(capsys, tmp_path, monkeypatch):
+    import gzip
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "u.conllu").write_bytes(PRED.encode("utf-16"))
+    (tmp_path / "u16.txt").write_bytes("a b\n".encode("utf-16-le"))  # no byte-order mark
+    (tmp_path / "z.conllu").write_bytes(gzip.compress(PRED.encode("utf-8")))
+    write(tmp_path, "g.conllu", GOLD)
+    write(tmp_path, "g.txt", "a b\n")
+    for name, needle in (("u.conllu", "UTF-16 (it starts with a UTF-16 byte-order mark); annoscore reads "
+                                      "UTF-8: convert it, e.g. with iconv -f UTF-16 -t UTF-8"),
+                         ("z.conllu", "gzip-compressed (it starts with gzip's magic number); decompress "
+                                      "it first, e.g. with gunzip -k"),
+                         ("u16.txt", "looks like UTF-16 (little-endian, without a byte-order mark)")):
+        gold = "g.txt" if name.endswith(".txt") else "g.conllu"
+        status, out, err = run(capsys, "evaluate", name, gold)
+        assert status == 1 and f"{name}:1:1: this file " in err and needle in err
+        assert "NUL" not in err
+        status, out, err = run(capsys, "check", name)
+        assert status == 1 and out.startswith(f"{name}:1:1: error format-binary this file ") and needle in out
+
+
+def test_11_segmentation_and_labels_say_where_the_nul_is(capsys, tmp_path):
+    pred = tmp_path / "p.txt"
+    pred.write_bytes(b"a b\n" * 5000 + b"c d\x00e\n")
+    gold = write(tmp_path, "g.txt", "a b\n" * 5001)
+    status, _, err = run(capsys, "evaluate", str(pred), str(gold))
+    assert status == 1 and f"{pred}:5001:4: a NUL byte" in err
+    status, _, err = run(capsys, "evaluate", str(pred), str(gold), "--format", "labels")
+    assert status == 1 and f"{pred}:5001:4: a NUL byte" in err
+
+
+def test_11_the_engine_marks_a_nul_typed_in_a_buffer_and_clears_it():
+    """What the language server shows: a NUL pasted into a buffer gives
+    format-binary at its place and no score; deleting it scores again."""
+    from server.engine import Engine
+    engine = Engine()
+    engine.open("p", None, PRED, 1, language="conllu")
+    engine.rescore("p")
+    assert engine.score("p")["counts"]["sentences"] == 2
+    engine.change("p", 2, [((2, 2), (2, 2), "\x00")])
+    engine.rescore("p")
+    (problem,) = engine.diagnostics("p")
+    assert (problem.code, problem.line, problem.start) == ("format-binary", 2, 2)
+    assert engine.score("p")["metrics"] == {} and engine.score("p")["counts"]["sentences"] == 0
+    engine.change("p", 3, [((2, 2), (2, 3), "")])
+    engine.rescore("p")
+    assert "format-binary" not in {p.code for p in engine.diagnostics("p")}
+    assert engine.score("p")["counts"]["sentences"] == 2
+
+
+# --- 12: check reports bytes that are not UTF-8, as evaluate does -----------------------
+
+
+def test_12_check_reports_latin1_as_evaluate_does(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "l.conllu").write_bytes(PRED.replace("cat\tcat", "caf\xe9\tcat").encode("latin-1"))
+    write(tmp_path, "g.conllu", GOLD)
+    (tmp_path / "l.txt").write_bytes("ok\nab\xffc\n".encode("latin-1"))
+    status, out, _ = run(capsys, "evaluate", "l.conllu", "g.conllu", "--json")
+    (expected,) = json.loads(out)["file_problems"]["system"]
+    status, out, _ = run(capsys, "check", "l.conllu", "--gold", "g.conllu", "--json")
+    assert status == 1
+    found = [d for d in json.loads(out)["files"][0]["diagnostics"] if d["code"] == "format-encoding"]
+    assert [(d["line"], d["column"], d["message"]) for d in found] == [
+        (expected["line"], expected["column"], expected["message"])]
+    assert (found[0]["line"], found[0]["column"]) == (3, 6)
+    status, out, _ = run(capsys, "check", "l.txt")
+    assert status == 1 and "l.txt:2:3: error format-encoding not UTF-8: byte 0xFF at column 3" in out

@@ -42,7 +42,7 @@ def add_parser(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..config import Settings  # the engine, imported only by the commands that use it
-    from ..daemon import DiskWorkspace, files_under, score_line
+    from ..daemon import DiskWorkspace, files_under, shown_path
 
     if args.threshold is not None and not 0.0 <= args.threshold <= 1.0:
         raise UsageError(f"--threshold must be between 0 and 1, not {args.threshold}")
@@ -66,19 +66,19 @@ def run(args: argparse.Namespace) -> int:
     for key in keys:
         diagnostics = workspace.diagnostics(key)
         failing += sum(1 for d in diagnostics if FAIL_ON[d.severity] <= threshold)
-        report.append((key, diagnostics, workspace.score(key)))
+        report.append((key, diagnostics, workspace.score(key), workspace.status(key)))
     for problem in workspace.config_problems:
         print(f"annoscore check: {problem.text()}", file=sys.stderr)
     if args.json:
-        json.dump({"files": [{"path": os.path.relpath(k), "diagnostics": [d.as_json() for d in ds],
-                              "score": score} for k, ds, score in report],
+        json.dump({"files": [{"path": shown_path(k), "diagnostics": [d.as_json() for d in ds],
+                              "score": score} for k, ds, score, _ in report],
                    "failing": failing}, sys.stdout, indent=1)
         sys.stdout.write("\n")
     else:
-        for key, diagnostics, score in report:
+        for key, diagnostics, _, status in report:
             for d in diagnostics:
                 print(d.text())
-            print(f"{os.path.relpath(key)}: {score_line(score)}", file=sys.stderr)
+            print(f"{shown_path(key)}: {status}", file=sys.stderr)
     return 1 if failing else 0
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+from scorer.binary import HEAD_BYTES, binary_problem
+
 from .errors import InputError, UsageError
 
 FORMATS = ("conllu", "space", "tsv", "labels")
@@ -18,13 +20,15 @@ def check_input_file(path: str, role: str) -> None:
         raise InputError(f"{path}: is a directory, not a file ({role})")
     try:
         with open(path, "rb") as f:
-            head = f.read(8192)
+            head = f.read(HEAD_BYTES)
     except OSError as error:
         raise InputError(f"{path}: cannot be read: {error.strerror or error}") from None
     if not head:
         raise InputError(f"{path}: the file is empty ({role})")
-    if b"\x00" in head:
-        raise InputError(f"{path}: not a text file (it has NUL bytes) ({role})")
+    # What the start shows; a NUL further on is found by the readers.
+    binary = binary_problem(head)
+    if binary is not None:
+        raise InputError(f"{binary.location(path)}: {binary.message} ({role})")
 
 
 def infer_format(path: str, requested: str | None) -> str:

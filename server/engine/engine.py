@@ -31,6 +31,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
+import re
 from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter
@@ -38,9 +39,12 @@ from typing import Any, Callable, Sequence
 
 from scorer.conllu.counts import METRICS
 from scorer.conllu.evaluate import ConlluOptions, ConlluResult, SentenceRef
+from scorer.binary import binary_problem, text_binary_problem
+from scorer.conllu.reader import encoding_problems
 from scorer.conllu.report import conllu_text
 from scorer.excerpt import excerpt
 from scorer.gcpause import gc_paused
+from scorer.lines import decode_text
 from scorer.problems import Problem, Severity
 from scorer.report import Signature
 
@@ -53,20 +57,54 @@ from .conllu import (
 from . import parts
 from .parts import rescore_in_two
 
+_UNDECODED = re.compile("[\udc80-\udcff]")  # a byte that is not UTF-8, read by surrogateescape
 UNPARSED_CAP = 20  # more unparsed sentences than this: one summary diagnostic
 INCREMENTAL_LIMIT = 64  # more new sentences than this: pair everything again
 
 
-def read_disk_text(path: str) -> str | None:
-    """A file's text as the reader would see it (bad bytes replaced), or None."""
+@dataclass(frozen=True)
+class DiskText:
+    """A file's text as the readers see it (each byte that is not UTF-8 read
+    as U+FFFD), and what its bytes had that the text cannot show: bytes that
+    are not UTF-8 (``format-encoding``), or no text at all (``format-binary``,
+    with an empty text)."""
+
+    text: str
+    problems: tuple[Problem, ...] = ()
+
+
+def read_disk_file(path: str, format: str = "conllu") -> DiskText | None:
+    """`DiskText` of a file, or None when it cannot be read."""
     try:
         with open(path, "rb") as f:
             data = f.read()
     except OSError:
         return None
-    if b"\x00" in data[:8192]:
+    binary = binary_problem(data)
+    if binary is not None:
+        return DiskText("", (binary,))
+    try:
+        return DiskText(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        pass
+    # One character per bad byte, so that columns are those `evaluate` gives.
+    if format == "conllu":
+        text = data.decode("utf-8", errors="surrogateescape")
+        bom = 1 if text.startswith("\ufeff") else 0  # columns count after it
+        rest, problems = encoding_problems(0, text[bom:])
+        return DiskText(text[:bom] + rest, tuple(problems))
+    text, problems = decode_text(data)
+    text = ("\ufeff" if data.startswith(b"\xef\xbb\xbf") else "") + _UNDECODED.sub("\ufffd", text)
+    return DiskText(text, tuple(p for p in problems if p.code == "format-encoding"))
+
+
+def read_disk_text(path: str) -> str | None:
+    """A file's text (see `read_disk_file`), or None when it cannot be read
+    or is not text."""
+    disk = read_disk_file(path)
+    if disk is None or any(p.code == "format-binary" for p in disk.problems):
         return None
-    return data.decode("utf-8", errors="replace")
+    return disk.text
 
 
 @dataclass(eq=False)
@@ -77,7 +115,12 @@ class Document:
     pairing: Pairing
     version: int | None = None
     in_editor: bool = False
-    binary: bool = False
+    # Why the text is not scored (a NUL byte, a file that is not text): a
+    # format-binary problem, the one diagnostic then; None for text.
+    binary: Problem | None = None
+    # What the file's bytes had that the text cannot show (bytes that are
+    # not UTF-8); set by whoever read it from disk.
+    byte_problems: tuple[Problem, ...] = ()
     # CoNLL-U
     conllu: ConlluPairing | None = None
     # Other formats keep their state here (see engine/formats.py).
@@ -93,13 +136,19 @@ class Document:
             self._index = _Index(self.store)
         return self._index
 
-    def replace_text(self, text: str) -> None:
+    def replace_text(self, text: str, byte_problems: Sequence[Problem] = ()) -> None:
         """A whole new text (from disk, or an editor sending everything)."""
         _forget_segments(getattr(self.store, "segments", ()))
         self.store.replace_all(text)
         self.edits = None
         self._index = None
-        self.binary = "\x00" in text
+        self.set_byte_problems(text, byte_problems)
+
+    def set_byte_problems(self, text: str, byte_problems: Sequence[Problem] = ()) -> None:
+        """What the text (and the bytes it was read from) say it is."""
+        self.binary = next((p for p in byte_problems if p.code == "format-binary"), None) \
+            or text_binary_problem(text)
+        self.byte_problems = tuple(p for p in byte_problems if p.code != "format-binary")
 
 
     @property
@@ -152,8 +201,9 @@ class Engine:
         return pairing_for(path, self.settings, self.root)
 
     def open(self, key: str, path: str | None, text: str, version: int | None = None,
-             language: str | None = None) -> Document | None:
-        """An editor opened a document (or a file is to be checked)."""
+             language: str | None = None, byte_problems: Sequence[Problem] = ()) -> Document | None:
+        """An editor opened a document (or a file is to be checked, with what
+        reading it found: see `read_disk_file`)."""
         pairing = self.pairing_of(path) or (Pairing("conllu") if language == "conllu" else None)
         if pairing is None:
             return None
@@ -161,11 +211,12 @@ class Engine:
         if document is not None and not document.in_editor and document.store.text == text:
             document.in_editor = True
             document.version = version
+            document.set_byte_problems(text, byte_problems)
             return document
         with gc_paused():
             store = _store(pairing.format, text)
         document = Document(key, path, store, pairing, version, in_editor=True)
-        document.binary = "\x00" in text
+        document.set_byte_problems(text, byte_problems)
         if pairing.gold is not None and isinstance(document.store, TextStore) \
                 and len(document.store.segments) >= parts.MIN_SENTENCES:
             parts.prepare()  # its first scoring will want a second process
@@ -186,6 +237,8 @@ class Engine:
                 first, removed, inserted = document.store.apply_change(*change)
                 if document.edits is not None:
                     document.edits.append((removed, document.store.segments[first:first + inserted]))
+                if document.binary is not None or "\x00" in change[2]:  # a NUL typed, or maybe gone
+                    document.set_byte_problems(document.store.text)
 
     def close(self, key: str) -> None:
         document = self.documents.get(key)
@@ -299,6 +352,9 @@ class Engine:
         document = self.documents.get(key)
         if document is None:
             return []
+        if document.binary is not None:  # not text: nothing to score
+            document.conllu = document.state = document._index = document.edits = None
+            return [key]
         if document.format != "conllu":
             return formats.rescore(self, document)
         threshold = self.settings.threshold
@@ -402,9 +458,12 @@ class Engine:
         if document is None:
             return []
         shown = _Shown(self.settings)
-        if document.binary:
-            shown.add(Problem("format-binary", "this is not a text file (it has NUL bytes)", 0, 0, 0))
-        elif document.format != "conllu":
+        if document.binary is not None:
+            shown.add(document.binary)
+            return shown.finish()
+        for problem in document.byte_problems:
+            shown.add(problem)
+        if document.format != "conllu":
             for problem in formats.diagnostics(self, document):
                 shown.add(problem)
         else:
@@ -471,6 +530,10 @@ class Engine:
         document = self.documents.get(key)
         if document is None:
             return None
+        if document.binary is not None:  # not scored: the one diagnostic says why
+            return {"path": document.path or document.key, "format": document.format, "gold": None,
+                    "metrics": {}, "counts": {"sentences": 0, "unparsed": 0, "refused": 0, "lowConfidence": 0}
+                    if document.format == "conllu" else {}}
         if document.format != "conllu":
             return formats.score(self, document)
         index = document.index()
