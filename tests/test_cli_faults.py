@@ -240,3 +240,64 @@ def test_12_check_reports_latin1_as_evaluate_does(capsys, tmp_path, monkeypatch)
     assert (found[0]["line"], found[0]["column"]) == (3, 6)
     status, out, _ = run(capsys, "check", "l.txt")
     assert status == 1 and "l.txt:2:3: error format-encoding not UTF-8: byte 0xFF at column 3" in out
+
+
+# --- 9: FIFOs are read once; - is standard input -------------------------------------
+
+
+def _feed_fifo(path, data: bytes):
+    """A writer for a FIFO, as a shell's ``cat file > fifo`` would be: it
+    writes once and closes, so a second open by the reader would wait forever."""
+    import threading
+
+    def write_all():
+        with open(path, "wb") as f:
+            f.write(data)
+    thread = threading.Thread(target=write_all, daemon=True)
+    thread.start()
+    return thread
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs (os.mkfifo)")
+@pytest.mark.parametrize("argv,pred,gold", [
+    ([], PRED, GOLD),
+    (["--format", "space"], "a b\nc d\n", "a b\nc d\n"),
+    (["--format", "labels"], "x\tA\ny\tB\n", "x\tA\ny\tA\n"),
+])
+def test_9_fifos_are_read_once(tmp_path, argv, pred, gold):
+    pred_fifo, gold_fifo = tmp_path / "pred.fifo", tmp_path / "gold.fifo"
+    os.mkfifo(pred_fifo)
+    os.mkfifo(gold_fifo)
+    writers = [_feed_fifo(pred_fifo, pred.encode()), _feed_fifo(gold_fifo, gold.encode())]
+    # (A reader that opens a FIFO twice waits for a second writer: the timeout ends it.)
+    done = subprocess.run(COMMAND + ["evaluate", str(pred_fifo), str(gold_fifo), "--json", *argv],
+                          capture_output=True, text=True, timeout=20)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["signature"]["files"]["pred"]["path"] == str(pred_fifo)
+    import hashlib
+    assert data["signature"]["files"]["gold"]["sha256"] == hashlib.sha256(gold.encode()).hexdigest()
+    for writer in writers:
+        writer.join(5)
+
+
+def test_9_dash_is_standard_input_for_either_file(tmp_path, files):
+    pred, gold = files
+    expected = json.loads(subprocess.run(COMMAND + ["evaluate", str(pred), str(gold), "--json"],
+                                         capture_output=True, text=True, timeout=60).stdout)
+    for argv, stdin in (([ "-", str(gold)], PRED), ([str(pred), "-"], GOLD)):
+        done = subprocess.run(COMMAND + ["evaluate", *argv, "--json"], input=stdin,
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        data = json.loads(done.stdout)
+        assert data["metrics"] == expected["metrics"]
+        role = "pred" if argv[0] == "-" else "gold"
+        assert data["signature"]["files"][role]["path"] == "<stdin>"
+        assert data["signature"]["files"][role]["sha256"] == expected["signature"]["files"][role]["sha256"]
+    done = subprocess.run(COMMAND + ["evaluate", "-", "-"], input=PRED, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2 and "only one input can be -" in done.stderr
+    done = subprocess.run(COMMAND + ["evaluate", "-", str(gold)], input="\x00x", capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 1 and "<stdin>:1:1: a NUL byte" in done.stderr
+    assert "annoscore-input-" not in done.stderr  # the copy read is never named

@@ -10,7 +10,7 @@ import argparse
 import importlib
 
 from .errors import UsageError
-from .inputs import FORMATS, check_input_file, infer_format
+from .inputs import FORMATS, check_input_file, infer_format, read_once
 
 # The runner module of each format, imported only when used (a command
 # should not wait for the scorers of formats it does not read).
@@ -23,8 +23,8 @@ def add_parser(subparsers) -> None:
         "evaluate", help="score a prediction against gold (prediction first, gold second)",
         description="Score PRED against GOLD. CoNLL-U is scored with the CoNLL 2018 metrics, "
                     "equal to the official conll18_ud_eval.py.")
-    p.add_argument("pred", metavar="PRED", help="the system's output")
-    p.add_argument("gold", metavar="GOLD", help="the gold standard")
+    p.add_argument("pred", metavar="PRED", help="the system's output (- for standard input)")
+    p.add_argument("gold", metavar="GOLD", help="the gold standard (- for standard input)")
     p.add_argument("--format", choices=FORMATS,
                    help="input format (default: from the file name: .conllu/.conll, .txt = space, .tsv = tsv)")
     p.add_argument("--pos", action="store_true", help="segmentation tokens are word/UPOS")
@@ -54,14 +54,16 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    check_input_file(args.pred, "prediction")
-    check_input_file(args.gold, "gold")
     if getattr(args, "jobs", None) is not None and args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
     if args.threshold is not None and not 0.0 <= args.threshold <= 1.0:
         raise UsageError(f"--threshold must be between 0 and 1, not {args.threshold}")
-    fmt = infer_format(args.pred, args.format)
-    runner = RUNNERS.get(fmt)
-    if runner is None:
-        raise UsageError(f"format '{fmt}' cannot be evaluated yet")
-    return importlib.import_module(f"{__package__}.{runner}").run(args)
+    # Each input is read once when it is a stream (-, a FIFO): see inputs.py.
+    with read_once([args.pred, args.gold]) as (pred, gold):
+        check_input_file(pred.path, "prediction", pred.name)
+        check_input_file(gold.path, "gold", gold.name)
+        fmt = infer_format(pred.name, args.format, pred.path)
+        runner = RUNNERS.get(fmt)
+        if runner is None:
+            raise UsageError(f"format '{fmt}' cannot be evaluated yet")
+        return importlib.import_module(f"{__package__}.{runner}").run(args, pred, gold)
