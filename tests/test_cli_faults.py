@@ -301,3 +301,39 @@ def test_9_dash_is_standard_input_for_either_file(tmp_path, files):
                           text=True, timeout=60)
     assert done.returncode == 1 and "<stdin>:1:1: a NUL byte" in done.stderr
     assert "annoscore-input-" not in done.stderr  # the copy read is never named
+
+
+# --- 16: --official takes a command on PATH, says what a failed run printed, exits 1 --
+
+OFFICIAL = "import sys\nfrom udtools.cli import main_eval\nsys.exit(main_eval())\n"
+
+
+def test_16_official_accepts_a_command_on_path(capsys, tmp_path, monkeypatch, files):
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    command = folder / "my-udeval"
+    command.write_text(f"#!{sys.executable}\n" + OFFICIAL)
+    command.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ.get('PATH', '')}")
+    status, out, err = run(capsys, "evaluate", str(files[0]), str(files[1]), "--official", "my-udeval", "--json")
+    assert status == 0, err
+    official = json.loads(out)["official"]
+    assert official["error"] is None and official["metrics"]["UPOS"]["f1"] == pytest.approx(0.75)
+    status, _, err = run(capsys, "evaluate", str(files[0]), str(files[1]), "--official", "no-such-udeval")
+    assert status == 1 and "no-such-udeval: not found, neither as a file nor as a command on PATH" in err
+
+
+@pytest.mark.parametrize("script,needle", [
+    ("", "printed no table of scores (is it conll18_ud_eval.py?); it printed nothing on stdout"),
+    ("print('hello')\nprint('Usage: x')\n", "printed no table of scores (is it conll18_ud_eval.py?); "
+                                           "the last of its 2 lines on stdout: 'Usage: x'"),
+    ("import sys\nprint('boom', file=sys.stderr)\nsys.exit(3)\n", "exited with status 3; its only line on stderr: 'boom'"),
+])
+def test_16_a_failed_official_run_says_what_it_printed_and_exits_1(capsys, tmp_path, files, script, needle):
+    path = write(tmp_path, "conll18_ud_eval.py", script)
+    status, out, err = run(capsys, "evaluate", str(files[0]), str(files[1]), "--official", str(path))
+    assert status == 1
+    assert needle in out and needle in err  # in the report, and on stderr
+    assert "Metric    | Precision" in out  # our own table is still there
+    status, out, err = run(capsys, "evaluate", str(files[0]), str(files[1]), "--official", str(path), "--json")
+    assert status == 1 and needle in json.loads(out)["official"]["error"]
