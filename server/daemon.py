@@ -116,9 +116,11 @@ class DiskWorkspace:
             document = self.engine.documents.get(path)
             if document is not None and document.in_editor:
                 disk = _read_disk_file(path, document.format)
-                if disk is None:  # gone: what was scored against it is rescored below
-                    del self.engine.documents[path]
+                if disk is None:  # gone: what was scored against it is rescored below,
+                    del self.engine.documents[path]  # and its gold no longer lists what it lacks
                     self.gone.append(path)
+                    if document.pairing.gold in self.engine.documents:
+                        to_rescore.append(document.pairing.gold)
                 else:
                     if disk.text != document.store.text or disk.problems != document.byte_problems:
                         document.replace_text(disk.text, disk.problems)

@@ -337,3 +337,126 @@ def test_16_a_failed_official_run_says_what_it_printed_and_exits_1(capsys, tmp_p
     assert "Metric    | Precision" in out  # our own table is still there
     status, out, err = run(capsys, "evaluate", str(files[0]), str(files[1]), "--official", str(path), "--json")
     assert status == 1 and needle in json.loads(out)["official"]["error"]
+
+
+# --- 13: watch: deletions, binary overwrites, gold files, floods, a start message ----
+
+
+class Watch:
+    """``annoscore watch`` in a folder, its stdout lines pumped into a queue
+    (so that a test waiting for a line never hangs); Ctrl-C at the end."""
+
+    def __init__(self, folder, *argv):
+        import queue
+        import threading
+        self.process = subprocess.Popen(COMMAND + ["watch", *argv], cwd=folder, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True)
+        self.lines: queue.Queue = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+        self.stderr = ""
+
+    def _pump(self):
+        for line in self.process.stdout:
+            self.lines.put(line.rstrip("\n"))
+
+    def until(self, predicate, timeout=30):
+        """Lines up to and including the first one for which predicate is true."""
+        import queue
+        import time
+        out, deadline = [], time.time() + timeout
+        while time.time() < deadline:
+            try:
+                line = self.lines.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            out.append(line)
+            if predicate(line):
+                return out
+        raise AssertionError(f"no such line; got {out[-20:]}")
+
+    def quiet_for(self, seconds):
+        """The lines printed in the next few seconds."""
+        import queue
+        import time
+        out, deadline = [], time.time() + seconds
+        while time.time() < deadline:
+            try:
+                out.append(self.lines.get(timeout=0.1))
+            except queue.Empty:
+                pass
+        return out
+
+    def stop(self):
+        import signal
+        self.process.send_signal(signal.SIGINT)
+        try:
+            self.process.wait(timeout=10)
+        finally:
+            self.process.kill()
+        self.stderr = self.process.stderr.read()
+        return self.process.returncode
+
+
+def _gold_of(n: int) -> str:
+    return "".join(f"# sent_id = s{k}\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n\n" for k in range(n))
+
+
+def test_13_watch_says_what_it_watches_and_reports_deletion_and_binary(tmp_path):
+    import time
+    (tmp_path / "dev.conllu").write_text(_gold_of(3), encoding="utf-8")
+    (tmp_path / "dev.gold.conllu").write_text(_gold_of(3), encoding="utf-8")
+    watch = Watch(tmp_path)
+    try:
+        start = watch.until(lambda line: line.startswith("dev.gold.conllu:"))
+        assert "dev.conllu: LAS 100.00" in "\n".join(start)
+        assert start[-1] == "dev.gold.conllu: the gold of dev.conllu"  # not "no gold"
+        time.sleep(1.0)  # let the watcher settle
+        (tmp_path / "dev.conllu").write_bytes(b"\x1f\x8b\x08\x00binary")
+        lines = watch.until(lambda line: line.startswith("dev.conllu: not scored"))
+        assert any("dev.conllu:1:1: error format-binary this file is gzip-compressed" in l for l in lines)
+        time.sleep(0.5)
+        (tmp_path / "dev.conllu").unlink()
+        assert watch.until(lambda line: "deleted" in line)[-1] == "dev.conllu: deleted (scored again if it comes back)"
+        time.sleep(0.5)
+        (tmp_path / "dev.conllu").write_text(_gold_of(3), encoding="utf-8")
+        watch.until(lambda line: line.startswith("dev.conllu: LAS 100.00"))
+        # The gold is rescored with its prediction, but nothing changed for it: no line.
+        later = watch.quiet_for(1.5)
+        assert not any(l.startswith("dev.gold.conllu") for l in later), later
+    finally:
+        assert watch.stop() == 0
+    assert watch.stderr.startswith("annoscore watch: watching .: 2 files annoscore reads (1 scored against "
+                                   "gold); printing what changes on every save. Ctrl-C stops.")
+    assert "Traceback" not in watch.stderr
+
+
+def test_13_watch_caps_a_flood_of_one_code(tmp_path):
+    import time
+    (tmp_path / "dev.gold.conllu").write_text(_gold_of(300), encoding="utf-8")
+    (tmp_path / "dev.conllu").write_text(_gold_of(300), encoding="utf-8")
+    watch = Watch(tmp_path)
+    try:
+        watch.until(lambda line: line.startswith("dev.gold.conllu:"))
+        time.sleep(1.0)
+        (tmp_path / "dev.conllu").write_text(_gold_of(1), encoding="utf-8")  # a parser run that stopped
+        lines = watch.until(lambda line: line.startswith("dev.gold.conllu: the gold of"))
+        missing = [l for l in lines if "dev.gold.conllu" in l and "information missing-sentence" in l]
+        assert len(missing) == 10
+        assert "+ dev.gold.conllu: … and 289 more 'missing-sentence' (annoscore check dev.gold.conllu " \
+               "lists them all)" in lines
+    finally:
+        assert watch.stop() == 0
+
+
+def test_13_watch_json_says_deleted(tmp_path):
+    import time
+    (tmp_path / "dev.conllu").write_text(_gold_of(2), encoding="utf-8")
+    watch = Watch(tmp_path, "--json")
+    try:
+        watch.until(lambda line: json.loads(line)["path"] == "dev.conllu")
+        time.sleep(1.0)
+        (tmp_path / "dev.conllu").unlink()
+        event = json.loads(watch.until(lambda line: json.loads(line)["event"] == "deleted")[-1])
+        assert event == {"event": "deleted", "path": "dev.conllu"}
+    finally:
+        assert watch.stop() == 0

@@ -354,7 +354,8 @@ class Engine:
             return []
         if document.binary is not None:  # not text: nothing to score
             document.conllu = document.state = document._index = document.edits = None
-            return [key]
+            gold = self.documents.get(document.pairing.gold or "")
+            return [key] + ([gold.key] if gold is not None and gold.in_editor else [])
         if document.format != "conllu":
             return formats.rescore(self, document)
         threshold = self.settings.threshold
