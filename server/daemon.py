@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, replace
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from scorer.problems import Problem
 
 from .config import Settings, load_project, pairing_for
+
+if TYPE_CHECKING:
+    from .engine.engine import DiskText
 
 # The engine is imported when a workspace is made, not with this module:
 # every command's parser imports the command modules, and `annoscore
@@ -143,12 +146,22 @@ class DiskWorkspace:
         document = self.engine.documents.get(key)
         if document is not None and document.binary is not None:
             return "not scored: not a text file (see its format-binary diagnostic)"
+        if document is not None and _is_empty(document.store):
+            return "empty: nothing to check"
         score = self.score(key)
         if score is not None and not score.get("metrics"):
             predictions = [shown_path(d.path) for d in self.engine.dependents(key) if d.path]
             if predictions:
                 return "the gold of " + ", ".join(predictions)
         return score_line(score)
+
+
+def _is_empty(store: Any) -> bool:
+    """No sentence (CoNLL-U) or no line with text (the line formats)."""
+    segments = getattr(store, "segments", None)
+    if segments is not None:
+        return not any(segment.has_block for segment in segments)
+    return not any(map(str.strip, store.lines))
 
 
 def shown_path(path: str) -> str:

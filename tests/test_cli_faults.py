@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -460,3 +461,105 @@ def test_13_watch_json_says_deleted(tmp_path):
         assert event == {"event": "deleted", "path": "dev.conllu"}
     finally:
         assert watch.stop() == 0
+
+
+# --- The CLI friction bullet ------------------------------------------------------------
+
+
+def test_friction_counts_option_shows_raw_counts_and_intervals(capsys, files):
+    status, out, _ = run(capsys, "evaluate", str(files[0]), str(files[1]), "--json")
+    upos = json.loads(out)["metrics"]["UPOS"]
+    status, out, _ = run(capsys, "evaluate", str(files[0]), str(files[1]), "--counts")
+    assert status == 0
+    header, _, *rows = out.splitlines()
+    assert [c.strip() for c in header.split("|")] == [
+        "Metric", "Precision", "Recall", "F1", "AlignedAcc", "Correct", "Gold", "Predicted", "Aligned",
+        "P 95% CI", "R 95% CI"]
+    cells = [c.strip() for c in next(r for r in rows if r.startswith("UPOS")).split("|")]
+    assert cells[5:9] == [str(upos["correct"]), str(upos["gold_total"]), str(upos["system_total"]),
+                          str(upos["aligned_total"])]
+    low, high = upos["precision_ci95"]
+    assert cells[9] == f"{100 * low:.2f}-{100 * high:.2f}"
+    status, out, _ = run(capsys, "evaluate", str(files[0]), str(files[1]))
+    assert "Correct" not in out.splitlines()[0]  # the default stays the official table
+    status, _, err = run(capsys, "evaluate", "a.txt", "b.txt", "--counts")
+    assert status != 0
+
+
+def test_friction_help_texts_and_metric_names(capsys):
+    from server.cli import evaluate_conllu, evaluate_labels
+    from scorer.segmentation.evaluate import OUTCOME_METRICS
+    for command, needle in (("demo", "bundled sample prediction"), ("check", "folders to search"),
+                            ("watch", "files or folders to watch")):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        assert needle in " ".join(capsys.readouterr().out.split())
+    with pytest.raises(SystemExit):
+        main(["evaluate", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for name in evaluate_conllu.SAVE_METRICS + OUTCOME_METRICS + evaluate_labels.OUTCOME_METRICS:
+        assert re.search(rf"\b{name}\b", text.split("--metric M", 1)[1]), name
+    assert "--counts" in text and "command on PATH" in text and "- for standard input" in text
+
+
+def test_friction_check_errors_paths_and_empty_folders(capsys, tmp_path, monkeypatch, files):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    inside = tmp_path / "work"
+    inside.mkdir()
+    monkeypatch.chdir(inside)
+    status, _, err = run(capsys, "check", str(files[0]), "--gold", "nope.conllu")
+    assert status == 1 and err.strip() == "annoscore check: nope.conllu: no such file (gold)"
+    # A file outside the current folder is named by its absolute path, not ../pred.conllu.
+    status, out, err = run(capsys, "check", str(files[0]), "--json")
+    assert json.loads(out)["files"][0]["path"] == str(files[0])
+    status, out, err = run(capsys, "check", str(files[0]))
+    assert err.startswith(f"{files[0]}: ")
+    write(inside, "here.conllu", PRED)
+    status, out, err = run(capsys, "check", str(inside / "here.conllu"))
+    assert err.startswith("here.conllu: ")
+    # No file to check is an error, not a silent pass.
+    status, out, err = run(capsys, "check", str(elsewhere))
+    assert status == 1 and out == ""
+    assert f"{elsewhere}: no file annoscore reads here" in err
+    (elsewhere / "notes.md").write_text("# hi\n")
+    assert run(capsys, "check", str(elsewhere))[0] == 1
+
+
+def test_friction_save_errors_says_what_it_wrote(capsys, tmp_path, files):
+    target = tmp_path / "errors.json"
+    status, out, err = run(capsys, "evaluate", str(files[0]), str(files[1]), "--save-errors", str(target),
+                           "--json")
+    assert status == 0 and json.loads(out)  # stdout is still only the JSON
+    assert err.strip() == (f"annoscore evaluate: wrote LAS right/wrong for 4 gold words (4 right, 0 wrong) "
+                           f"to {target}; `annoscore compare {target} OTHER` compares it with another "
+                           "system's list")
+    assert json.loads(target.read_text())["outcomes"] == "1111"
+
+
+# --- Options with nothing to work on: no Conf values, no DEPS -----------------------------
+
+
+def test_no_confidences_and_no_enhanced_dependencies_are_said(capsys, files):
+    status, out, _ = run(capsys, "evaluate", str(files[0]), str(files[1]), "--calibration", "--threshold", "0.8")
+    assert status == 0
+    assert "Calibration: the prediction has no confidences (no Conf= in MISC)." in out
+    assert "Cells below confidence 0.8: none counted, the prediction has no confidences (no Conf= in MISC)." in out
+    assert "Expected calibration error:  points" not in out and "0 of 0" not in out
+    assert ("Note: ELAS and EULAS: gold has no enhanced dependencies (DEPS is _ everywhere), so there is "
+            "nothing to score; they are 0 as in the official script.") in out
+    status, out, _ = run(capsys, "evaluate", str(files[0]), str(files[1]), "--calibration", "--threshold",
+                         "0.8", "--json")
+    data = json.loads(out)
+    assert data["metrics"]["ELAS"]["gold_total"] == 0 and data["metrics"]["ELAS"]["f1"] == 0.0  # official counts kept
+    assert any(n.startswith("ELAS and EULAS: gold has no enhanced dependencies") for n in data["notes"])
+    assert any("--calibration and --threshold: the prediction has no confidences" in n for n in data["notes"])
+
+
+def test_a_prediction_without_deps_against_gold_with_deps_is_said(capsys, tmp_path, files):
+    gold = write(tmp_path, "g2.conllu", GOLD.replace("\t_\t_\n", "\t0:root\t_\n").replace(
+        "\tdet\t_\t_", "\tdet\t2:det\t_").replace("\tnsubj\t_\t_", "\tnsubj\t2:nsubj\t_"))
+    status, out, _ = run(capsys, "evaluate", str(files[0]), str(gold))
+    assert "Note: ELAS and EULAS: the prediction has no enhanced dependencies" in out
+    status, out, _ = run(capsys, "evaluate", str(gold), str(gold))
+    assert "Note: ELAS" not in out

@@ -11,6 +11,7 @@ import importlib
 
 from .errors import UsageError
 from .inputs import FORMATS, check_input_file, infer_format, read_once
+from .options import CONLLU_SAVE_METRICS, LABELS_SAVE_METRICS, SEGMENTATION_SAVE_METRICS
 
 # The runner module of each format, imported only when used (a command
 # should not wait for the scorers of formats it does not read).
@@ -30,6 +31,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--pos", action="store_true", help="segmentation tokens are word/UPOS")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     g = p.add_argument_group("CoNLL-U")
+    g.add_argument("--counts", action="store_true",
+                   help="the table also shows the raw counts and the 95%% Wilson intervals of precision "
+                        "and recall (the JSON always has them)")
     g.add_argument("--strict", action="store_true",
                    help="also UFeatsAll, AllTagsAll and LASFull (all features, the full relation)")
     g.add_argument("--predicted-only", action="store_true",
@@ -43,13 +47,16 @@ def add_parser(subparsers) -> None:
     g.add_argument("--jobs", type=int, metavar="N",
                    help="processes for large files (default: one per core; 1 to turn off)")
     g.add_argument("--official", metavar="PATH",
-                   help="also run the official conll18_ud_eval.py at PATH (refused trees repaired "
-                        "for that run only) and print its table beside ours")
+                   help="also run the official conll18_ud_eval.py at PATH, or a command on PATH such as "
+                        "udeval (refused trees repaired for that run only), and print its table beside "
+                        "ours; exit 1 when it fails")
     g = p.add_argument_group("comparing systems")
     g.add_argument("--save-errors", metavar="FILE",
                    help="write the per-item right/wrong list for `annoscore compare`")
-    g.add_argument("--metric", default=None,
-                   help="the metric for --save-errors (CoNLL-U: default LAS)")
+    g.add_argument("--metric", default=None, metavar="M",
+                   help=f"the metric for --save-errors: CoNLL-U {', '.join(CONLLU_SAVE_METRICS)} "
+                        f"(default LAS); segmentation {', '.join(SEGMENTATION_SAVE_METRICS)} (default Word; "
+                        f"TaggedWord needs --pos); labels {', '.join(LABELS_SAVE_METRICS)}")
     p.set_defaults(run=run)
 
 

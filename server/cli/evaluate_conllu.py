@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 
-from scorer.conllu.counts import METRICS, STRICT_METRICS
 from scorer.conllu.evaluate import ConlluOptions, evaluate_files
 from scorer.conllu.reader import BinaryFileError
 from scorer.conllu.report import conllu_json, conllu_text
@@ -17,10 +16,10 @@ from scorer.report import Signature, file_sha256
 from ..parallel import default_jobs, evaluate_in_parallel
 from .errors import InputError, UsageError
 from .inputs import InputFile
+from .options import CONLLU_SAVE_METRICS, save_outcomes
 from .progress import Progress
 
-SAVE_METRICS = ("Words",) + tuple(m for m in METRICS + STRICT_METRICS
-                                  if m not in ("Tokens", "Sentences", "ELAS", "EULAS", "Words"))
+SAVE_METRICS = CONLLU_SAVE_METRICS
 
 
 def options_from(args: argparse.Namespace) -> ConlluOptions:
@@ -81,10 +80,7 @@ def run(args: argparse.Namespace, pred: InputFile, gold: InputFile) -> int:
             result.outcomes or [], format="conllu", metric=options.outcome_metric,
             gold_path=gold.name, gold_sha256=signature.files["gold"]["sha256"],
             system_path=pred.name, system_sha256=signature.files["pred"]["sha256"])
-        try:
-            outcomes.save(args.save_errors)
-        except OSError as error:
-            raise InputError(f"{args.save_errors}: cannot write: {error.strerror}") from None
+        save_outcomes(outcomes, args.save_errors, "words")
     if args.json:
         out = conllu_json(result, signature)
         if official_table is not None:
@@ -92,7 +88,7 @@ def run(args: argparse.Namespace, pred: InputFile, gold: InputFile) -> int:
         json.dump(out, sys.stdout, indent=1)
         sys.stdout.write("\n")
     else:
-        text = conllu_text(result, signature)
+        text = conllu_text(result, signature, counts=args.counts)
         if official_table is not None:
             text += "\n\n" + official_table.side_by_side(result)
         print(text)

@@ -14,9 +14,9 @@ from scorer.report import Signature, file_sha256
 
 from .errors import InputError, UsageError
 from .inputs import InputFile
-from .options import CONLLU_ONLY, outcome_metric, refuse_options
+from .options import CONLLU_ONLY, LABELS_SAVE_METRICS, outcome_metric, refuse_options, save_outcomes
 
-OUTCOME_METRICS = ("Accuracy",)
+OUTCOME_METRICS = LABELS_SAVE_METRICS
 
 
 def run(args: argparse.Namespace, pred: InputFile, gold: InputFile) -> int:
@@ -44,10 +44,7 @@ def run(args: argparse.Namespace, pred: InputFile, gold: InputFile) -> int:
                                gold_path=gold.name, gold_sha256=signature.files["gold"]["sha256"],
                                system_path=pred.name, system_sha256=signature.files["pred"]["sha256"],
                                outcomes=result.outcomes or "")
-        try:
-            outcomes.save(args.save_errors)
-        except OSError as error:
-            raise InputError(f"{args.save_errors}: cannot write: {error.strerror}") from None
+        save_outcomes(outcomes, args.save_errors, "items")
     if args.json:
         json.dump(labels_json(result, signature), sys.stdout, indent=1)
         sys.stdout.write("\n")

@@ -16,7 +16,7 @@ from scorer.segmentation.tokens import SegmentationOptions
 from .errors import InputError, UsageError
 from .inputs import InputFile
 from .inputs import infer_format
-from .options import CONLLU_ONLY, outcome_metric, refuse_options
+from .options import CONLLU_ONLY, outcome_metric, refuse_options, save_outcomes
 
 
 def segmentation_format(args: argparse.Namespace, pred: InputFile, gold: InputFile) -> str:
@@ -61,10 +61,7 @@ def run(args: argparse.Namespace, pred: InputFile, gold: InputFile) -> int:
                                gold_path=gold.name, gold_sha256=signature.files["gold"]["sha256"],
                                system_path=pred.name, system_sha256=signature.files["pred"]["sha256"],
                                outcomes=result.outcomes or "")
-        try:
-            outcomes.save(args.save_errors)
-        except OSError as error:
-            raise InputError(f"{args.save_errors}: cannot write: {error.strerror}") from None
+        save_outcomes(outcomes, args.save_errors, "words")
     if args.json:
         json.dump(segmentation_json(result, signature), sys.stdout, indent=1)
         sys.stdout.write("\n")
