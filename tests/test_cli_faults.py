@@ -563,3 +563,51 @@ def test_a_prediction_without_deps_against_gold_with_deps_is_said(capsys, tmp_pa
     assert "Note: ELAS and EULAS: the prediction has no enhanced dependencies" in out
     status, out, _ = run(capsys, "evaluate", str(gold), str(gold))
     assert "Note: ELAS" not in out
+
+
+# --- Likely mistakes noticed: --pos forgotten, labels read as segmentation, files swapped --
+
+
+def _hints(err: str) -> list[str]:
+    return [line for line in err.splitlines() if line.startswith("annoscore evaluate: hint: ")]
+
+
+def test_hint_word_pos_without_pos(capsys, tmp_path):
+    gold = write(tmp_path, "g.txt", "The/DET cat/NOUN sat/VERB\nA/DET dog/NOUN ran/VERB\n")
+    pred = write(tmp_path, "p.txt", "The/DET cat/VERB sat/VERB\nA/DET dog/NOUN ran/VERB\n")
+    status, out, err = run(capsys, "evaluate", str(pred), str(gold))
+    assert status == 0
+    assert _hints(err) == ["annoscore evaluate: hint: the tokens look like word/UPOS (e.g. 'The/DET'): did "
+                           "you mean --pos? Without it the tags are part of the text, and lines whose tags "
+                           "differ are left out"]
+    assert run(capsys, "evaluate", str(pred), str(gold), "--pos")[2] == ""
+
+
+def test_hint_labels_read_as_segmentation(capsys, tmp_path):
+    gold = write(tmp_path, "g.tsv", "s1\tce\ns2\til\ns3\tce\n")
+    pred = write(tmp_path, "p.tsv", "s1\tce\ns2\tce\n")
+    status, _, err = run(capsys, "evaluate", str(pred), str(gold))
+    assert status == 1 and "so lines cannot be paired by position" in err.splitlines()[-1]  # the error stays
+    assert _hints(err) == ["annoscore evaluate: hint: every line looks like ID<TAB>LABEL: for labels, add "
+                           "--format labels (.tsv files are read as segmentation unless told)"]
+    gold = write(tmp_path, "g.txt", "ce\nil\nce\nce\nil\n")
+    pred = write(tmp_path, "p.txt", "ce\nce\nce\nil\nil\n")
+    status, _, err = run(capsys, "evaluate", str(pred), str(gold))
+    assert status == 0 and len(_hints(err)) == 1 and "add --format labels (.txt files" in err
+    assert run(capsys, "evaluate", str(pred), str(gold), "--format", "labels")[2] == ""
+    # A segmentation that scores (no mismatch) gets no hint, whatever its lines look like.
+    assert run(capsys, "evaluate", str(gold), str(gold))[2] == ""
+
+
+def test_hint_gold_and_prediction_swapped(capsys, tmp_path, files):
+    pred = write(tmp_path, "confident.conllu", PRED.replace("root\t_\t_", "root\t_\tConf=0.9"))
+    status, out, err = run(capsys, "evaluate", str(files[1]), str(pred), "--json")
+    assert status == 0 and json.loads(out)
+    assert _hints(err) == ["annoscore evaluate: hint: GOLD has confidences (Conf= in MISC) and PRED has not: "
+                           "are they swapped? annoscore takes the prediction first, then gold "
+                           "(conll18_ud_eval.py takes gold first)"]
+    assert run(capsys, "evaluate", str(pred), str(files[1]))[2] == ""
+    unparsed = write(tmp_path, "unparsed.conllu", PRED.replace("\t2\tnsubj\t", "\t_\tnsubj\t").replace(
+        "\t0\troot\t_\t_\n\n", "\t_\troot\t_\t_\n\n"))
+    status, out, err = run(capsys, "evaluate", str(files[1]), str(unparsed))
+    assert "GOLD has sentences not parsed yet (HEAD _) and PRED has not" in err

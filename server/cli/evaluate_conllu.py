@@ -15,6 +15,7 @@ from scorer.report import Signature, file_sha256
 
 from ..parallel import default_jobs, evaluate_in_parallel
 from .errors import InputError, UsageError
+from .hints import conllu_swapped_hint, print_hints
 from .inputs import InputFile
 from .options import CONLLU_SAVE_METRICS, save_outcomes
 from .progress import Progress
@@ -73,6 +74,8 @@ def run(args: argparse.Namespace, pred: InputFile, gold: InputFile) -> int:
         raise InputError(gold.shown(pred.shown(f"{error.filename}: {error.strerror}"))) from None
     finally:
         progress.done()
+    gold_unparsed = any(p.code == "unparsed" for ref in result.gold_refused.items for p in ref.reasons)
+    print_hints("evaluate", conllu_swapped_hint(pred.path, gold.path, result.unparsed.count, gold_unparsed))
     signature = signature_for(pred, gold, options, result)
     official_table = official.run() if official is not None else None
     if args.save_errors:

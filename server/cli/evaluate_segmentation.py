@@ -14,6 +14,7 @@ from scorer.segmentation.report import segmentation_json, segmentation_text
 from scorer.segmentation.tokens import SegmentationOptions
 
 from .errors import InputError, UsageError
+from .hints import print_hints, segmentation_hints
 from .inputs import InputFile
 from .inputs import infer_format
 from .options import CONLLU_ONLY, outcome_metric, refuse_options, save_outcomes
@@ -45,6 +46,8 @@ def run(args: argparse.Namespace, pred: InputFile, gold: InputFile) -> int:
         result = evaluate_files(pred.path, gold.path, options, metric)
     except OSError as error:
         raise InputError(gold.shown(pred.shown(f"{error.filename}: {error.strerror}"))) from None
+    print_hints("evaluate", segmentation_hints(pred.path, gold.path, fmt, args.pos,
+                                               bool(result.mismatched) or result.pairing_error is not None))
     for path, problems in ((pred.name, result.system_file_problems), (gold.name, result.gold_file_problems)):
         bad = errors(problems)
         if bad:
