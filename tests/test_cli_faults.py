@@ -611,3 +611,36 @@ def test_hint_gold_and_prediction_swapped(capsys, tmp_path, files):
         "\t0\troot\t_\t_\n\n", "\t_\troot\t_\t_\n\n"))
     status, out, err = run(capsys, "evaluate", str(files[1]), str(unparsed))
     assert "GOLD has sentences not parsed yet (HEAD _) and PRED has not" in err
+
+
+# --- 11, in the editor: a NUL typed into a buffer, through a real LSP client -------------
+
+from test_lsp import client, diagnostics_for, open_document  # noqa: E402,F401  (the client fixture)
+
+
+def _change(client, uri: str, version: int, line: int, start: int, end: int, text: str) -> None:
+    from lsprotocol import types
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        content_changes=[types.TextDocumentContentChangePartial(
+            range=types.Range(start=types.Position(line=line, character=start),
+                              end=types.Position(line=line, character=end)), text=text)]))
+    client.text_document_did_save(types.DidSaveTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_11_a_nul_typed_in_the_editor_is_format_binary_at_its_place(client):
+    from lsp_support import workspace
+    pred, _ = workspace(client.root)
+    uri = open_document(client, pred)
+    before = await diagnostics_for(client, uri)
+    assert "format-binary" not in {d.code for d in before}
+    _change(client, uri, 2, 3, 2, 2, "\x00")
+    after = await diagnostics_for(client, uri, previous=before, version=2)
+    assert [(d.code, d.range.start.line, d.range.start.character) for d in after] == [("format-binary", 3, 2)]
+    answer = await client.protocol.send_request_async("annoscore/score", {"uri": uri})
+    assert answer.counts.sentences == 0 and not answer.metrics._fields  # not scored, not all-zero figures
+    _change(client, uri, 3, 3, 2, 3, "")
+    mended = await diagnostics_for(client, uri, previous=after, version=3)
+    assert {(d.code, d.range.start.line) for d in mended} == {(d.code, d.range.start.line) for d in before}
