@@ -16,7 +16,7 @@ from scorer.problems import Problem
 from .config import Settings, load_project, pairing_for
 
 if TYPE_CHECKING:
-    from .engine.engine import DiskText
+    from .engine.disk import DiskText
 
 # The engine is imported when a workspace is made, not with this module:
 # every command's parser imports the command modules, and `annoscore
@@ -207,6 +207,6 @@ def score_line(score: dict[str, Any] | None) -> str:
 
 
 def _read_disk_file(path: str, format: str) -> "DiskText | None":
-    from .engine.engine import read_disk_file
+    from .engine.disk import read_disk_file
 
     return read_disk_file(path, format)

@@ -31,80 +31,32 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
-import re
 from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter
 from typing import Any, Callable, Sequence
 
 from scorer.conllu.counts import METRICS
+from scorer.binary import text_binary_problem
 from scorer.conllu.evaluate import ConlluOptions, ConlluResult, SentenceRef
-from scorer.binary import binary_problem, text_binary_problem
-from scorer.conllu.reader import encoding_problems
 from scorer.conllu.report import conllu_text
 from scorer.excerpt import excerpt
 from scorer.gcpause import gc_paused
-from scorer.lines import decode_text
 from scorer.problems import Problem, Severity
 from scorer.report import Signature
 
 from ..config import Pairing, Settings, pairing_for, severity_for
 from ..textstore import LineStore, TextStore
 from . import formats
+from .disk import read_disk_text
 from .conllu import (
     ConlluPairing, GoldSource, PairingSettings, SentenceInfo, analyze_segment,
 )
 from . import parts
 from .parts import rescore_in_two
 
-_UNDECODED = re.compile("[\udc80-\udcff]")  # a byte that is not UTF-8, read by surrogateescape
 UNPARSED_CAP = 20  # more unparsed sentences than this: one summary diagnostic
 INCREMENTAL_LIMIT = 64  # more new sentences than this: pair everything again
-
-
-@dataclass(frozen=True)
-class DiskText:
-    """A file's text as the readers see it (each byte that is not UTF-8 read
-    as U+FFFD), and what its bytes had that the text cannot show: bytes that
-    are not UTF-8 (``format-encoding``), or no text at all (``format-binary``,
-    with an empty text)."""
-
-    text: str
-    problems: tuple[Problem, ...] = ()
-
-
-def read_disk_file(path: str, format: str = "conllu") -> DiskText | None:
-    """`DiskText` of a file, or None when it cannot be read."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError:
-        return None
-    binary = binary_problem(data)
-    if binary is not None:
-        return DiskText("", (binary,))
-    try:
-        return DiskText(data.decode("utf-8"))
-    except UnicodeDecodeError:
-        pass
-    # One character per bad byte, so that columns are those `evaluate` gives.
-    if format == "conllu":
-        text = data.decode("utf-8", errors="surrogateescape")
-        bom = 1 if text.startswith("\ufeff") else 0  # columns count after it
-        rest, problems = encoding_problems(0, text[bom:])
-        return DiskText(text[:bom] + rest, tuple(problems))
-    text, problems = decode_text(data)
-    text = ("\ufeff" if data.startswith(b"\xef\xbb\xbf") else "") + _UNDECODED.sub("\ufffd", text)
-    return DiskText(text, tuple(p for p in problems if p.code == "format-encoding"))
-
-
-def read_disk_text(path: str) -> str | None:
-    """A file's text (see `read_disk_file`), or None when it cannot be read
-    or is not text."""
-    disk = read_disk_file(path)
-    if disk is None or any(p.code == "format-binary" for p in disk.problems):
-        return None
-    return disk.text
 
 
 @dataclass(eq=False)
