@@ -16,6 +16,7 @@ import pytest
 
 from conftest import conllu, write
 from server.cli import main
+from test_lsp import client, diagnostics_for, open_document  # noqa: F401  (client: the LSP fixture)
 
 COMMAND = [sys.executable, "-m", "server.cli"]
 
@@ -615,17 +616,16 @@ def test_hint_gold_and_prediction_swapped(capsys, tmp_path, files):
 
 # --- 11, in the editor: a NUL typed into a buffer, through a real LSP client -------------
 
-from test_lsp import client, diagnostics_for, open_document  # noqa: E402,F401  (the client fixture)
 
-
-def _change(client, uri: str, version: int, line: int, start: int, end: int, text: str) -> None:
+def _change(lsp_client, uri: str, version: int, line: int, start: int, end: int, text: str) -> None:
+    """One edit, then a save (the server rescores on save by default)."""
     from lsprotocol import types
-    client.text_document_did_change(types.DidChangeTextDocumentParams(
+    lsp_client.text_document_did_change(types.DidChangeTextDocumentParams(
         text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
         content_changes=[types.TextDocumentContentChangePartial(
             range=types.Range(start=types.Position(line=line, character=start),
                               end=types.Position(line=line, character=end)), text=text)]))
-    client.text_document_did_save(types.DidSaveTextDocumentParams(
+    lsp_client.text_document_did_save(types.DidSaveTextDocumentParams(
         text_document=types.TextDocumentIdentifier(uri=uri)))
 
 
