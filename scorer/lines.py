@@ -12,7 +12,9 @@ Bytes that are not UTF-8 do not stop the reading: each one becomes a
 surrogate escape (one character, so the rest of the line keeps its
 columns), and the line gets a ``format-encoding`` problem naming the column.
 A UTF-8 byte-order mark at the start is removed, with a warning, because it
-is not part of the text.
+is not part of the text.  A file that is not text at all (a NUL byte,
+compressed, UTF-16: see `scorer.binary`) gives no lines and one
+``format-binary`` error that says where and what to do.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
+from .binary import binary_problem
 from .problems import Problem, Severity
 
 _SURROGATE = re.compile("[\udc80-\udcff]")
@@ -46,7 +49,12 @@ def split_lines(text: str) -> list[str]:
 
 
 def decode_text(data: bytes) -> tuple[str, list[Problem]]:
-    """UTF-8 bytes as text, and what could not be decoded (one problem per line)."""
+    """UTF-8 bytes as text, and what could not be decoded (one problem per
+    line).  A file that is not text (`scorer.binary`) gives no text and one
+    `format-binary` error."""
+    binary = binary_problem(data)
+    if binary is not None:
+        return "", [binary]
     problems: list[Problem] = []
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]

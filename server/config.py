@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any, Mapping
 
+from scorer.excerpt import excerpt
 from scorer.problems import Severity
 
 if sys.version_info >= (3, 11):
@@ -119,6 +120,11 @@ def _table_line(text: str, name: str, nth: int, key: str | None) -> int:
     return text.count("\n", 0, start)
 
 
+def _shown(value: Any) -> str:
+    """A value from a settings file in a message: its repr, cut short."""
+    return excerpt(repr(value))
+
+
 class _Reader:
     """Checks values one by one, collecting problems."""
 
@@ -132,34 +138,34 @@ class _Reader:
             line = _table_line(self.text, "pair", int(match.group(1)), match.group(2))
         else:
             line = _line_of(self.text, key.split(".")[-1])
-        self.problems.append(ConfigProblem(f"{self.source}: {key}: {message}; using the default",
+        self.problems.append(ConfigProblem(f"{self.source}: {excerpt(key)}: {message}; using the default",
                                            self.path, line))
 
     def threshold(self, data: Mapping[str, Any], key: str, default: float) -> float:
         value = data.get(key, default)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
-            self.problem(key, f"must be a number between 0 and 1, not {value!r}")
+            self.problem(key, f"must be a number between 0 and 1, not {_shown(value)}")
             return default
         return float(value)
 
     def choice(self, data: Mapping[str, Any], key: str, choices: tuple[str, ...], default: str) -> str:
         value = data.get(key, default)
         if value not in choices:
-            self.problem(key, f"must be one of {', '.join(choices)}, not {value!r}")
+            self.problem(key, f"must be one of {', '.join(choices)}, not {_shown(value)}")
             return default
         return value
 
     def boolean(self, data: Mapping[str, Any], key: str, default: bool) -> bool:
         value = data.get(key, default)
         if not isinstance(value, bool):
-            self.problem(key, f"must be true or false, not {value!r}")
+            self.problem(key, f"must be true or false, not {_shown(value)}")
             return default
         return value
 
     def count(self, data: Mapping[str, Any], key: str, default: int) -> int:
         value = data.get(key, default)
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            self.problem(key, f"must be a whole number of at least 1, not {value!r}")
+            self.problem(key, f"must be a whole number of at least 1, not {_shown(value)}")
             return default
         return value
 
@@ -168,7 +174,7 @@ class _Reader:
         if isinstance(value, str):
             value = [value]
         if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-            self.problem(key, f"must be a list of glob patterns (none empty), not {value!r}")
+            self.problem(key, f"must be a list of glob patterns (none empty), not {_shown(value)}")
             return ()
         return tuple(value)
 
@@ -180,7 +186,7 @@ class _Reader:
         out: dict[str, Severity | None] = {}
         for code, name in value.items():
             if not isinstance(name, str) or name.lower() not in SEVERITY_NAMES:
-                self.problem(f"{key}.{code}", f"must be one of {', '.join(SEVERITY_NAMES)}, not {name!r}")
+                self.problem(f"{key}.{code}", f"must be one of {', '.join(SEVERITY_NAMES)}, not {_shown(name)}")
                 continue
             out[str(code)] = SEVERITY_NAMES[name.lower()]
         return out
@@ -199,15 +205,15 @@ class _Reader:
                 continue
             fmt = item.get("format")
             if fmt is not None and fmt not in FORMATS:
-                self.problem(f"{where}.format", f"must be one of {', '.join(FORMATS)}, not {fmt!r}")
+                self.problem(f"{where}.format", f"must be one of {', '.join(FORMATS)}, not {_shown(fmt)}")
                 fmt = None
             pos = item.get("pos", False)
             if not isinstance(pos, bool):
-                self.problem(f"{where}.pos", f"must be true or false, not {pos!r}")
+                self.problem(f"{where}.pos", f"must be true or false, not {_shown(pos)}")
                 pos = False
             unknown = set(item) - {"files", "gold", "format", "pos"}
             if unknown:
-                self.problem(where, f"unknown keys {', '.join(sorted(unknown))} (ignored)")
+                self.problem(where, f"unknown keys {excerpt(', '.join(sorted(map(str, unknown))), 80)} (ignored)")
             if not item["files"].strip():
                 self.problem(f"{where}.files", "must not be empty (ignored)")
                 continue
@@ -289,7 +295,7 @@ def apply_editor_settings(settings: Settings, data: Any) -> tuple[Settings, list
         return settings, []
     reader = _Reader("annoscore settings")
     if not isinstance(data, dict):
-        reader.problem("annoscore", f"must be an object, not {data!r}")
+        reader.problem("annoscore", f"must be an object, not {_shown(data)}")
         return settings, reader.problems
     files = data.get("files", {})
     if not isinstance(files, dict):

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, replace
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from scorer.problems import Problem
 
 from .config import Settings, load_project, pairing_for
+
+if TYPE_CHECKING:
+    from .engine.disk import DiskText
 
 # The engine is imported when a workspace is made, not with this module:
 # every command's parser imports the command modules, and `annoscore
@@ -58,6 +61,7 @@ class DiskWorkspace:
         self.engine = Engine(self.root, base)
         self.gold_override: str | None = None
         self.config_reads = 1  # how many times the project file was read
+        self.gone: list[str] = []  # tracked files found deleted, for whoever reports changes
 
     def reload_config(self) -> list[str]:
         """Read the project file again (``config_problems`` says what is
@@ -81,12 +85,14 @@ class DiskWorkspace:
     def add(self, path: str) -> bool:
         """Track a file; False when it is not a file annoscore reads."""
         path = os.path.abspath(path)
-        if not self.relevant(path):
+        pairing = pairing_for(path, self.engine.settings, self.root)
+        if pairing is None:
             return False
-        text = _read_disk_text(path)
-        if text is None:
+        disk = _read_disk_file(path, pairing.format)
+        if disk is None:
             return False
-        document = self.engine.open(path, path, text)
+        # A file that is not text is tracked too: its one diagnostic says what it is.
+        document = self.engine.open(path, path, disk.text, byte_problems=disk.problems)
         if document is None:
             return False
         self._override_gold(path)
@@ -112,12 +118,15 @@ class DiskWorkspace:
         for path in paths:
             document = self.engine.documents.get(path)
             if document is not None and document.in_editor:
-                text = _read_disk_text(path)
-                if text is None:  # gone: what was scored against it is rescored below
-                    del self.engine.documents[path]
+                disk = _read_disk_file(path, document.format)
+                if disk is None:  # gone: what was scored against it is rescored below,
+                    del self.engine.documents[path]  # and its gold no longer lists what it lacks
+                    self.gone.append(path)
+                    if document.pairing.gold in self.engine.documents:
+                        to_rescore.append(document.pairing.gold)
                 else:
-                    if text != document.store.text:
-                        self.engine.change(path, None, [text])
+                    if disk.text != document.store.text or disk.problems != document.byte_problems:
+                        document.replace_text(disk.text, disk.problems, from_disk=True)
                     to_rescore.append(path)
             elif document is None and os.path.exists(path) and self.relevant(path) \
                     and self.add(path):
@@ -126,11 +135,42 @@ class DiskWorkspace:
         return self.rescore(dict.fromkeys(to_rescore))
 
     def diagnostics(self, key: str) -> list[Shown]:
-        shown_path = os.path.relpath(key) if os.path.isabs(key) else key
-        return [shown(shown_path, p) for p in self.engine.diagnostics(key)]
+        path = shown_path(key)
+        return [shown(path, p) for p in self.engine.diagnostics(key)]
 
     def score(self, key: str) -> dict[str, Any] | None:
         return self.engine.score(key)
+
+    def status(self, key: str) -> str:
+        """One line about a file's score, as check and watch print it after its path."""
+        document = self.engine.documents.get(key)
+        if document is not None and document.binary is not None:
+            return "not scored: not a text file (see its format-binary diagnostic)"
+        if document is not None and _is_empty(document.store):
+            return "empty: nothing to check"
+        score = self.score(key)
+        if score is not None and not score.get("metrics"):
+            predictions = [shown_path(d.path) for d in self.engine.dependents(key) if d.path]
+            if predictions:
+                return "the gold of " + ", ".join(predictions)
+        return score_line(score)
+
+
+def _is_empty(store: Any) -> bool:
+    """No sentence (CoNLL-U) or no line with text (the line formats)."""
+    segments = getattr(store, "segments", None)
+    if segments is not None:
+        return not any(segment.has_block for segment in segments)
+    return not any(map(str.strip, store.lines))
+
+
+def shown_path(path: str) -> str:
+    """A path as the command line shows it: relative to the current folder
+    when it is inside it, else absolute (never ``../../tmp/...``)."""
+    if not os.path.isabs(path):
+        return path
+    relative = os.path.relpath(path)
+    return path if relative == os.pardir or relative.startswith(os.pardir + os.sep) else relative
 
 
 def files_under(paths: Iterable[str]) -> list[str]:
@@ -166,7 +206,7 @@ def score_line(score: dict[str, Any] | None) -> str:
     return " ".join(parts) + (" | " + ", ".join(extra) if extra else "")
 
 
-def _read_disk_text(path: str) -> str | None:
-    from .engine.engine import read_disk_text
+def _read_disk_file(path: str, format: str) -> "DiskText | None":
+    from .engine.disk import read_disk_file
 
-    return read_disk_text(path)
+    return read_disk_file(path, format)

@@ -1,10 +1,14 @@
 """``--official PATH``: run the official conll18_ud_eval.py beside our scorer.
 
-The script is the user's own download; it runs in a separate process
-(``python PATH -v GOLD SYSTEM``), so annoscore never imports it.  It gets the
+The script is the user's own download; it runs in a separate process, so
+annoscore never imports it: ``python PATH -v GOLD SYSTEM`` for a Python file
+(or any file that is not executable), ``PATH -v GOLD SYSTEM`` for another
+executable file or a command found on PATH (udtools' ``udeval``).  It gets the
 predicted sentences that were scored and their gold sentences, written again
 so that it can load them, with refused trees repaired for that run only (see
-`scorer.conllu.repair`).  Its table is parsed and printed beside ours.
+`scorer.conllu.repair`).  Its table is parsed and printed beside ours.  When
+it fails (it cannot start, exits non-zero, prints no table) the report says
+what it printed, and `annoscore evaluate` exits 1.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from dataclasses import dataclass, field
 from scorer.conllu.evaluate import ConlluResult
 from scorer.conllu.repair import repaired_text
 from scorer.conllu.sentence import Sentence
+from scorer.excerpt import quoted
 from scorer.report import percent, render_table
 
 from .cli.errors import InputError
@@ -82,13 +87,35 @@ def parse_official_table(text: str) -> dict[str, tuple[float, float, float, floa
     return metrics
 
 
+def official_command(script: str) -> list[str]:
+    """How to run ``--official SCRIPT``: a file (with Python unless it is an
+    executable that is not a .py file), else a command on PATH."""
+    if os.path.isfile(script):
+        if script.endswith(".py") or not os.access(script, os.X_OK):
+            return [sys.executable, script]
+        return [os.path.abspath(script)]
+    found = shutil.which(script)
+    if found is None:
+        raise InputError(f"{script}: not found, neither as a file nor as a command on PATH "
+                         "(--official takes the path of conll18_ud_eval.py, or a command such as udeval)")
+    return [found]
+
+
+def _what_it_printed(text: str, where: str) -> str:
+    """A few words on a failed run's output: nothing, or its last line."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        return f"it printed nothing {where}"
+    last = "its only line" if len(lines) == 1 else f"the last of its {len(lines)} lines"
+    return f"{last} {where}: {quoted(lines[-1].strip(), 120)}"
+
+
 class OfficialRun:
     """Collects scored chunks (as `ChunkSink`), then runs the script on them."""
 
     def __init__(self, script: str) -> None:
-        if not os.path.isfile(script):
-            raise InputError(f"{script}: the official script was not found (--official)")
         self.script = script
+        self.command = official_command(script)
         self.folder = tempfile.mkdtemp(prefix="annoscore-official-")
         self.gold_path = os.path.join(self.folder, "gold.conllu")
         self.system_path = os.path.join(self.folder, "system.conllu")
@@ -115,18 +142,21 @@ class OfficialRun:
         self._gold.close()
         self._system.close()
         try:
-            done = subprocess.run([sys.executable, self.script, "-v", self.gold_path, self.system_path],
-                                  capture_output=True, text=True, timeout=TIMEOUT_SECONDS)
-        except (OSError, subprocess.TimeoutExpired) as error:
-            self.table.error = str(error)
+            done = subprocess.run(self.command + ["-v", self.gold_path, self.system_path],
+                                  capture_output=True, text=True, errors="replace", timeout=TIMEOUT_SECONDS)
+        except subprocess.TimeoutExpired:
+            self.table.error = f"{self.script} did not finish in {TIMEOUT_SECONDS} s"
+        except OSError as error:
+            self.table.error = f"{self.script} could not be started: {error.strerror or error}"
         else:
             if done.returncode != 0:
-                lines = [line for line in done.stderr.splitlines() if line.strip()]
-                self.table.error = lines[-1] if lines else f"exit status {done.returncode}"
+                self.table.error = (f"{self.script} exited with status {done.returncode}; "
+                                    + _what_it_printed(done.stderr or done.stdout, "on stderr"))
             else:
                 self.table.metrics = parse_official_table(done.stdout)
                 if not self.table.metrics:
-                    self.table.error = "its output has no table of scores"
+                    self.table.error = (f"{self.script} printed no table of scores (is it "
+                                        "conll18_ud_eval.py?); " + _what_it_printed(done.stdout, "on stdout"))
         finally:
             shutil.rmtree(self.folder, ignore_errors=True)
         return self.table

@@ -201,8 +201,10 @@ def test_check_names_why_a_file_cannot_be_read(tmp_path, monkeypatch, capsys):
     (tmp_path / "binary.conllu").write_bytes(b"1\ta\x00\n")
     (tmp_path / "notes.md").write_text("# hello\n", encoding="utf-8")
     assert main(["check", "binary.conllu"]) == 1
-    assert "binary.conllu: not a text file (it has NUL bytes)" in capsys.readouterr().err
+    out, err = capsys.readouterr()
+    assert out.startswith("binary.conllu:1:4: error format-binary a NUL byte: this is not a text file")
+    assert "binary.conllu: not scored: not a text file" in err
     assert main(["check", "notes.md"]) == 1
     assert "notes.md: annoscore does not read this file" in capsys.readouterr().err
     assert main(["check", "notes.md", "--gold", "binary.conllu"]) == 1
-    assert "binary.conllu: not a text file" in capsys.readouterr().err
+    assert "binary.conllu:1:4: a NUL byte: this is not a text file" in capsys.readouterr().err

@@ -17,6 +17,7 @@ from typing import Sequence
 
 import numpy as np
 
+from ..excerpt import excerpt, quoted
 from ..problems import Problem, Severity
 from .reader import cell_span
 from .sentence import MISC, Sentence
@@ -40,9 +41,9 @@ def _probability(text: str, start: int) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise ConfError(f"'{text}' is not a number", start, start + len(text)) from None
+        raise ConfError(f"{quoted(text)} is not a number", start, start + len(text)) from None
     if not (0.0 <= value <= 1.0) or math.isnan(value):
-        raise ConfError(f"{text} is outside [0, 1]", start, start + len(text))
+        raise ConfError(f"{excerpt(text)} is outside [0, 1]", start, start + len(text))
     return value
 
 
@@ -60,9 +61,9 @@ def parse_conf(value: str) -> dict[str, float]:
         name, sep, number = part.partition(":")
         key = name.strip().upper()
         if not sep:
-            raise ConfError(f"'{part}' should be NAME:VALUE", pos, pos + len(part))
+            raise ConfError(f"{quoted(part)} should be NAME:VALUE", pos, pos + len(part))
         if key not in _COLUMN_INDEX:
-            raise ConfError(f"unknown column '{name}' (use UPOS, XPOS, LEMMA, FEATS, HEAD, DEPREL)",
+            raise ConfError(f"unknown column {quoted(name)} (use UPOS, XPOS, LEMMA, FEATS, HEAD, DEPREL)",
                             pos, pos + len(name))
         if key in out:
             raise ConfError(f"{key} is given twice", pos, pos + len(name))

@@ -38,6 +38,8 @@ from itertools import compress, repeat
 from operator import contains, itemgetter, not_
 from typing import Iterable, Iterator
 
+from ..binary import HEAD_BYTES, binary_problem, file_binary_problem, text_binary_problem
+from ..excerpt import quoted
 from ..problems import Problem, Severity
 from .sentence import DEPS, FORM, HEAD, ID, MultiwordToken, Sentence
 from .text import has_spaces, strip_spaces
@@ -59,7 +61,12 @@ def _id_strings(n: int) -> list[str]:
 
 
 class BinaryFileError(ValueError):
-    """The input has NUL bytes: it is not a text file."""
+    """The input is not a text file (NUL bytes, compressed, UTF-16 ...):
+    ``problem`` says what it is and where (see `scorer.binary`)."""
+
+    def __init__(self, path: str, problem: Problem) -> None:
+        super().__init__(f"{problem.location(path)}: {problem.message}")
+        self.problem = problem
 
 
 def cell_span(line: str, column: int) -> tuple[int, int]:
@@ -180,7 +187,7 @@ class BlockSplitter:
             line, 0, 0, refuses=True))
 
 
-def _encoding_problems(first_line: int, text: str) -> tuple[str, list[Problem]]:
+def encoding_problems(first_line: int, text: str) -> tuple[str, list[Problem]]:
     """Report undecodable bytes (read as lone surrogates) and replace them."""
     problems = []
     seen_lines = set()
@@ -488,7 +495,7 @@ def _walk_ids(sentence: Sentence, ids: list[str], forms: list[str], row_lines) -
         if "." in rid:
             sentence.empty_lines.append(line)
             if not _EMPTY_NODE_ID.fullmatch(rid):
-                problems.append(Problem("format-id", f"'{rid}' is not a valid empty-node ID (N.M)",
+                problems.append(Problem("format-id", f"{quoted(rid)} is not a valid empty-node ID (N.M)",
                                         line, *_id_span(lines[line]), Severity.WARNING))
             i += 1
             continue
@@ -497,7 +504,7 @@ def _walk_ids(sentence: Sentence, ids: list[str], forms: list[str], row_lines) -
                 first, last = map(int, rid.split("-"))
             except ValueError:
                 problems.append(Problem(
-                    "format-id", f"cannot read the multiword range '{rid}' (expected N-M)",
+                    "format-id", f"cannot read the multiword range {quoted(rid)} (expected N-M)",
                     line, *_id_span(lines[line]), refuses=True))
                 first, last = len(words) + 1, len(words)
             expected = last - first + 1
@@ -506,7 +513,7 @@ def _walk_ids(sentence: Sentence, ids: list[str], forms: list[str], row_lines) -
             while len(members) < expected:
                 if j >= n:
                     problems.append(Problem(
-                        "format-mwt", f"the multiword token '{rid}' has {len(members)} of its "
+                        "format-mwt", f"the multiword token {quoted(rid)} has {len(members)} of its "
                         f"{expected} words before the sentence ends (the official scorer refuses this)",
                         line, *_id_span(lines[line]), refuses=True))
                     break
@@ -518,7 +525,7 @@ def _walk_ids(sentence: Sentence, ids: list[str], forms: list[str], row_lines) -
             if first != len(words) + 1 or [ids[m] for m in members] != [
                     str(k) for k in range(first, first + len(members))]:
                 problems.append(Problem(
-                    "format-mwt", f"the multiword token '{rid}' should be followed by words "
+                    "format-mwt", f"the multiword token {quoted(rid)} should be followed by words "
                     f"{len(words) + 1}-{len(words) + max(expected, 1)}",
                     line, *_id_span(lines[line]), Severity.WARNING))
             form = forms[i]
@@ -531,7 +538,7 @@ def _walk_ids(sentence: Sentence, ids: list[str], forms: list[str], row_lines) -
         try:
             value = int(rid)
         except ValueError:
-            problems.append(Problem("format-id", f"cannot read the word ID '{rid}'",
+            problems.append(Problem("format-id", f"cannot read the word ID {quoted(rid)}",
                                     line, *_id_span(lines[line]), refuses=True))
         else:
             if value != len(words) + 1:
@@ -566,7 +573,7 @@ def _read_heads(sentence: Sentence) -> None:
                 if value != "_":
                     line = sentence.word_line[i]
                     sentence.problems.append(Problem(
-                        "format-head", f"HEAD '{value}' is not a number (the official scorer "
+                        "format-head", f"HEAD {quoted(value)} is not a number (the official scorer "
                         "refuses this)", line, *cell_span(sentence.lines[line], HEAD), refuses=True))
         if min((h for h in heads if h is not None), default=0) < 0:
             _negative_heads(sentence, heads)
@@ -675,9 +682,9 @@ def _check_deps(sentence: Sentence) -> None:
             continue
         deps = sentence.deps[i]
         if extent == -1:
-            message = f"DEPS '{deps}' is not a list of HEAD:DEPREL pairs"
+            message = f"DEPS {quoted(deps)} is not a list of HEAD:DEPREL pairs"
         else:
-            message = f"a DEPS head in '{deps}' is outside the sentence (0-{n})"
+            message = f"a DEPS head in {quoted(deps)} is outside the sentence (0-{n})"
         line = sentence.word_line[i]
         sentence.problems.append(Problem(
             "format-deps", message + " (the official scorer stops on this)",
@@ -744,12 +751,11 @@ def iter_blocks(text: str) -> tuple[list[tuple[int, str]], list[Problem]]:
 def read_text(text: str) -> ConlluDocument:
     """Read CoNLL-U from a string."""
     problems: list[Problem] = []
-    if "\x00" in text:
-        line = text.count("\n", 0, text.index("\x00"))
-        return ConlluDocument([], [Problem("format-binary", "this is not a text file (it has NUL bytes)",
-                                           line, 0, 0)])
+    binary = text_binary_problem(text)
+    if binary is not None:
+        return ConlluDocument([], [binary])
     if _SURROGATE.search(text):
-        text, problems = _encoding_problems(0, text)
+        text, problems = encoding_problems(0, text)
     blocks, block_problems = iter_blocks(text)
     sentences = [s for line, body in blocks for s in parse_blocks(body, line)]
     return ConlluDocument(sentences, problems + block_problems)
@@ -788,8 +794,9 @@ class ConlluFileReader:
     """Streams the sentences of a file, collecting file-level problems.
 
     Iterate over it for sentences; ``problems`` is complete once the
-    iteration ends.  Raises `BinaryFileError` early on a binary file and
-    OSError when the file cannot be read.
+    iteration ends.  Raises `BinaryFileError` on a file that is not text
+    (at the start, or at the first chunk with a NUL byte) and OSError when
+    the file cannot be read.
 
     ``start``/``end`` (byte offsets, at sentence boundaries) and
     ``first_line`` read part of a file, for scoring in parallel.  Reading a
@@ -817,9 +824,9 @@ class ConlluFileReader:
         splitter = BlockSplitter(self.first_line, at_file_start=self.start == 0)
         digest = hashlib.sha256() if whole else None
         with open(self.path, "rb") as raw:
-            head = raw.read(8192)
-            if b"\x00" in head:
-                raise BinaryFileError(f"{self.path}: not a text file (it has NUL bytes)")
+            binary = binary_problem(raw.read(HEAD_BYTES))
+            if binary is not None:
+                raise BinaryFileError(self.path, binary)
             part = _ByteRange(raw, self.start, self.end, digest)
             stream = io.TextIOWrapper(io.BufferedReader(part, 1 << 16), encoding="utf-8",
                                       errors="surrogateescape", newline=None)
@@ -828,6 +835,8 @@ class ConlluFileReader:
                 self.bytes_read = part.position
                 if not chunk:
                     break
+                if "\x00" in chunk:  # anywhere in the file: say where its first NUL is
+                    raise BinaryFileError(self.path, file_binary_problem(self.path) or binary_problem(b"\x00"))
                 yield from self._decoded(splitter.feed(chunk))
             yield from self._decoded(splitter.finish())
         if digest is not None:
@@ -839,7 +848,7 @@ class ConlluFileReader:
     def _decoded(self, blocks: Iterable[tuple[int, str]]) -> Iterator[tuple[int, str]]:
         for line, body in blocks:
             if not body.isascii() and _SURROGATE.search(body):
-                body, problems = _encoding_problems(line, body)
+                body, problems = encoding_problems(line, body)
                 self.problems.extend(problems)
             yield line, body
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..excerpt import excerpt, quoted
 from ..problems import Problem
 from ..report import Signature, percent, proportion, render_table
 from ..stats import CalibrationTable, ThresholdReport, wilson_interval
@@ -84,6 +85,29 @@ def threshold_json(report: ThresholdReport) -> dict[str, Any]:
     }
 
 
+NO_CONFIDENCES = "the prediction has no confidences (no Conf= in MISC)"
+
+
+def notes(result: ConlluResult) -> list[str]:
+    """What a reader must know to read the figures right: metrics with
+    nothing to score, options with nothing to work on."""
+    out = []
+    elas = result.counts.score("ELAS")
+    if not elas.gold_total:
+        out.append("ELAS and EULAS: gold has no enhanced dependencies (DEPS is _ everywhere), so there is "
+                   "nothing to score; they are 0 as in the official script")
+    elif not elas.system_total:
+        out.append("ELAS and EULAS: the prediction has no enhanced dependencies (DEPS is _ everywhere)")
+    threshold = result.threshold
+    if result.calibration is not None and not any(b.cells for b in result.calibration.pooled()) \
+            or threshold is not None and not threshold.below + threshold.above:
+        option = "--calibration" if result.calibration is not None else "--threshold"
+        if result.calibration is not None and threshold is not None:
+            option = "--calibration and --threshold"
+        out.append(f"{option}: {NO_CONFIDENCES}, so there is nothing to measure")
+    return out
+
+
 def conllu_json(result: ConlluResult, signature: Signature) -> dict[str, Any]:
     names = metric_names(result.options.strict)
     out: dict[str, Any] = {
@@ -105,6 +129,7 @@ def conllu_json(result: ConlluResult, signature: Signature) -> dict[str, Any]:
             "system": [_problem_json(p) for p in result.system_file_problems],
             "gold": [_problem_json(p) for p in result.gold_file_problems],
         },
+        "notes": notes(result),
         "signature": signature.as_dict(),
     }
     if result.calibration is not None:
@@ -119,19 +144,34 @@ def conllu_json(result: ConlluResult, signature: Signature) -> dict[str, Any]:
 # --------------------------------------------------------------------------
 
 
-def metrics_table(result: ConlluResult) -> str:
+def _range(ci: tuple[float, float] | None) -> str:
+    return "" if ci is None else f"{percent(ci[0])}-{percent(ci[1])}"
+
+
+def metrics_table(result: ConlluResult, counts: bool = False) -> str:
+    """The official script's table; with ``counts``, also the raw counts and
+    the 95% Wilson intervals of precision and recall (as in the JSON)."""
+    headers = ["Metric", "Precision", "Recall", "F1", "AlignedAcc"]
+    if counts:
+        headers += ["Correct", "Gold", "Predicted", "Aligned", "P 95% CI", "R 95% CI"]
     rows = []
     for name in metric_names(result.options.strict):
         score = result.counts.score(name)
-        rows.append([name, percent(score.precision), percent(score.recall), percent(score.f1),
-                     percent(score.aligned_accuracy)])
-    return render_table(["Metric", "Precision", "Recall", "F1", "AlignedAcc"], rows)
+        row = [name, percent(score.precision), percent(score.recall), percent(score.f1),
+               percent(score.aligned_accuracy)]
+        if counts:
+            row += [score.correct, score.gold_total, score.system_total,
+                    "" if score.aligned_total is None else score.aligned_total,
+                    _range(wilson_interval(score.correct, score.system_total)),
+                    _range(wilson_interval(score.correct, score.gold_total))]
+        rows.append(row)
+    return render_table(headers, rows)
 
 
 def _describe(ref: SentenceRef) -> str:
     where = f"line {ref.line + 1}"
     if ref.sent_id is not None:
-        where += f" ({ref.sent_id})"
+        where += f" ({excerpt(ref.sent_id)})"
     return where
 
 
@@ -163,12 +203,15 @@ def _mismatch(ref: SentenceRef) -> str:
     if m is None:
         return "text differs from gold"
     if m.gold_text is None:
-        return f"no gold text left for '{m.system_text}'"
-    return f"text differs from gold at character {m.offset + 1}: '{m.system_text}' vs gold '{m.gold_text}'"
+        return f"no gold text left for {quoted(m.system_text)}"
+    return (f"text differs from gold at character {m.offset + 1}: {quoted(m.system_text)} "
+            f"vs gold {quoted(m.gold_text)}")
 
 
 def calibration_table(table: CalibrationTable) -> str:
     pooled = table.pooled()
+    if not any(b.cells for b in pooled):
+        return f"Calibration: {NO_CONFIDENCES}."
     labels = table.bin_labels()
     columns = [c for c in ("UPOS", "XPOS", "LEMMA", "FEATS", "HEAD", "DEPREL") if c in table.columns]
     headers = ["Confidence", "Cells", "Accuracy", "MeanConf"] + columns
@@ -189,6 +232,8 @@ def calibration_table(table: CalibrationTable) -> str:
 
 def threshold_lines(report: ThresholdReport) -> list[str]:
     total = report.below + report.above
+    if not total:
+        return [f"Cells below confidence {report.threshold:g}: none counted, {NO_CONFIDENCES}."]
     lines = [f"Cells below confidence {report.threshold:g}: {report.below} of {total}"]
     if report.below:
         lines.append(f"  right {percent(report.below_correct / report.below, 1)}% of the time; "
@@ -199,8 +244,10 @@ def threshold_lines(report: ThresholdReport) -> list[str]:
     return lines
 
 
-def conllu_text(result: ConlluResult, signature: Signature) -> str:
-    lines = [metrics_table(result), ""]
+def conllu_text(result: ConlluResult, signature: Signature, counts: bool = False) -> str:
+    lines = [metrics_table(result, counts), ""]
+    enhanced = [f"Note: {note}." for note in notes(result) if note.startswith("ELAS")]
+    lines += enhanced + ([""] if enhanced else [])
     lines.append(f"Sentences: {result.gold_sentences} in gold, {result.system_sentences} predicted, "
                  f"{result.scored_system_sentences} predicted sentences scored against "
                  f"{result.scored_gold_sentences} gold sentences.")

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from operator import eq
 from typing import Container
 
+from ..excerpt import quoted
 from ..gcpause import gc_paused
 from ..lines import decode_text
 from ..problems import Problem, Severity
@@ -159,17 +160,17 @@ def score_item(gold: LabelItem | None, predicted: LabelItem | None,
     if gold is None:
         where = (predicted.id_start, predicted.id_end) if predicted.id is not None else \
             (predicted.label_start, predicted.label_end)
-        message = (f"no gold item has ID '{predicted.id}'" if predicted.id is not None
+        message = (f"no gold item has ID {quoted(predicted.id)}" if predicted.id is not None
                    else "gold has no item on this line")
         return ItemScore(LabelCounts(extra=1), "",
                          (Problem("extra-item", message, predicted.line, *where, Severity.WARNING),))
     problems = []
     span = (predicted.label_start, predicted.label_end)
     if predicted.label != gold.label:
-        problems.append(Problem("label-mismatch", f"gold has '{gold.label}'", predicted.line, *span,
+        problems.append(Problem("label-mismatch", f"gold has {quoted(gold.label)}", predicted.line, *span,
                                 Severity.WARNING))
     if predicted.label not in gold_classes:
-        problems.append(Problem("unknown-label", f"gold never uses the label '{predicted.label}'",
+        problems.append(Problem("unknown-label", f"gold never uses the label {quoted(predicted.label)}",
                                 predicted.line, *span, Severity.WARNING))
     return ItemScore(LabelCounts(Counter({(gold.label, predicted.label): 1})),
                      "1" if predicted.label == gold.label else "0", tuple(problems))

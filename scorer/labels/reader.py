@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from itertools import repeat
 from typing import Iterable, Sequence
 
+from ..excerpt import quoted
 from ..lines import line_blocks
 from ..problems import Problem, Related
 
@@ -226,7 +227,7 @@ def _duplicates(ids: list[str], numbers: Sequence[int], id_columns: dict[int, in
             earlier = first[id_]
             start, earlier_start = id_columns.get(number, 0), id_columns.get(earlier, 0)
             problems.append(Problem(
-                "format-duplicate-id", f"ID '{id_}' already used on line {earlier + 1}",
+                "format-duplicate-id", f"ID {quoted(id_)} already used on line {earlier + 1}",
                 number, start, start + len(id_),
                 related=(Related(earlier, earlier_start, earlier_start + len(id_), "first used here"),)))
         else:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..excerpt import excerpt, quoted
 from ..problems import Problem
 from ..report import Signature, percent, proportion, render_table
 from .counts import LabelScores
@@ -91,7 +92,7 @@ def _range(ci: tuple[float, float] | None) -> str:
 
 def summary_table(scores: LabelScores) -> str:
     b = scores.baselines
-    majority = "" if b.majority_label is None else f"{percent(b.majority_accuracy)} ('{b.majority_label}')"
+    majority = "" if b.majority_label is None else f"{percent(b.majority_accuracy)} ({quoted(b.majority_label)})"
     rows = [
         ["Accuracy", percent(scores.accuracy), _range(scores.accuracy_ci95), scores.correct, scores.total,
          majority, percent(b.uniform)],
@@ -104,10 +105,10 @@ def summary_table(scores: LabelScores) -> str:
 
 
 def class_table(scores: LabelScores) -> str:
-    rows = [[label, percent(s.precision), percent(s.recall), percent(s.f1), s.gold_total, s.system_total,
+    rows = [[excerpt(label), percent(s.precision), percent(s.recall), percent(s.f1), s.gold_total, s.system_total,
              s.correct] for label, s in scores.per_class.items()]
     for label, n in scores.unknown.items():
-        rows.append([label + " (not in gold)", "", "", "", 0, n, 0])
+        rows.append([excerpt(label) + " (not in gold)", "", "", "", 0, n, 0])
     return render_table(["Class", "Precision", "Recall", "F1", "Support", "Predicted", "Correct"], rows)
 
 
@@ -118,15 +119,15 @@ def confusion_lines(result: LabelResult, scores: LabelScores) -> list[str]:
     if not columns:
         return []
     if len(columns) <= MATRIX_COLUMNS:
-        rows = [[gold] + [pairs.get((gold, predicted), 0) or "." for predicted in columns]
+        rows = [[excerpt(gold)] + [pairs.get((gold, predicted), 0) or "." for predicted in columns]
                 for gold in rows_labels]
         note = "; gold items without a prediction are not in it" if result.counts.unpredicted else ""
         return [f"Confusion matrix (rows: gold, columns: predicted{note}):",
-                render_table(["gold \\ predicted"] + columns, rows)]
+                render_table(["gold \\ predicted"] + [excerpt(c) for c in columns], rows)]
     errors = sorted(((n, gold, predicted) for (gold, predicted), n in pairs.items() if gold != predicted),
                     key=lambda t: (-t[0], t[1], t[2]))
     lines = [f"Most frequent confusions ({len(columns)} labels, too many for a matrix; --json has it all):"]
-    lines += [f"  {gold} -> {predicted}: {n}" for n, gold, predicted in errors[:2 * LISTED]]
+    lines += [f"  {excerpt(gold)} -> {excerpt(predicted)}: {n}" for n, gold, predicted in errors[:2 * LISTED]]
     return lines
 
 
@@ -142,13 +143,13 @@ def labels_text(result: LabelResult, signature: Signature) -> str:
                          ("Predicted items gold does not have (not scored)", extra)):
         if items:
             lines.append(f"{title}: {len(items)}")
-            lines += [f"  line {m.line + 1}" + (f" (ID {m.id})" if m.id is not None else "")
+            lines += [f"  line {m.line + 1}" + (f" (ID {excerpt(m.id)})" if m.id is not None else "")
                       for m in items[:LISTED]]
             if len(items) > LISTED:
                 lines.append(f"  ... and {len(items) - LISTED} more")
     if scores.unknown:
         lines.append("Predicted labels gold never uses (counted as wrong): "
-                     + ", ".join(f"'{label}' x{n} (first on line {result.unknown_first_line.get(label, -1) + 1})"
+                     + ", ".join(f"{quoted(label)} x{n} (first on line {result.unknown_first_line.get(label, -1) + 1})"
                                  for label, n in scores.unknown.items()))
     for role, problems in (("prediction", result.system_file_problems), ("gold", result.gold_file_problems)):
         for p in problems:

@@ -25,6 +25,7 @@ from typing import Sequence
 
 from ..gcpause import gc_paused
 from ..lines import read_lines
+from ..excerpt import quoted
 from ..problems import Problem
 from .counts import SegmentationCounts
 from .pairing import POSITION, Pairing, count_lines, pair_by_text
@@ -186,11 +187,10 @@ def _pairing_error(pairing: Pairing, n_gold: int, n_system: int, system_split) -
     j = pairing.unpaired
     assert j is not None
     text = "".join(system_split[j].words)
-    snippet = text[:SNIPPET] + ("..." if len(text) > SNIPPET else "")
     where = "" if pairing.after_gold is None else f" after gold line {pairing.after_gold + 1}"
     return Problem("line-count",
                    f"the prediction has {n_system} lines and gold has {n_gold}, so lines cannot be "
-                   f"paired by position; nor by their text: this line ('{snippet}') rebuilds no "
+                   f"paired by position; nor by their text: this line ({quoted(text, SNIPPET)}) rebuilds no "
                    f"gold line{where}", j, 0, 0)
 
 

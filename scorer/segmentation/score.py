@@ -32,6 +32,7 @@ from itertools import accumulate, compress
 from operator import eq, not_
 from typing import Sequence
 
+from ..excerpt import quoted
 from ..problems import Problem, Severity
 from .counts import SegmentationCounts
 from .tokens import (
@@ -42,6 +43,7 @@ from .tokens import (
 RawCounts = tuple[int, int, int, int, int, int, int, int, int]
 
 SNIPPET = 20  # characters shown on each side of a text difference
+COVERING_SHOWN = 5  # gold words named in a segmentation-mismatch message
 
 
 def _offsets(words: Sequence[str]) -> tuple[list[int], list[int]]:
@@ -176,7 +178,7 @@ def find_mismatch(system: ParsedLine, gold: ParsedLine) -> TextMismatch | None:
 
 def describe_mismatch(m: TextMismatch) -> str:
     return (f"text differs from gold at character {m.offset + 1}: "
-            f"'{m.text}' vs gold '{m.gold_text}'")
+            f"{quoted(m.text)} vs gold {quoted(m.gold_text)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,10 +268,11 @@ def _differences(gold: ParsedLine, system: ParsedLine) -> list[Problem]:
             if word == "":
                 message = "an empty word; gold has none here"
             elif covering:
-                message = (f"'{word}' is not a gold word; gold has "
-                           + " ".join(f"'{w}'" for w in covering) + " here")
+                message = (f"{quoted(word)} is not a gold word; gold has "
+                           + " ".join(map(quoted, covering[:COVERING_SHOWN]))
+                           + (" …" if len(covering) > COVERING_SHOWN else "") + " here")
             else:
-                message = f"'{word}' is not a gold word"
+                message = f"{quoted(word)} is not a gold word"
             problems.append(Problem("segmentation-mismatch", message, 0, column_start, column_end,
                                     Severity.WARNING))
         elif system.tags is not None and gold.tags is not None and system.tags[i] != gold.tags[j]:

@@ -31,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from ..excerpt import quoted
 from ..problems import Problem, Severity
 
 UPOS_TAGS = frozenset("ADJ ADP ADV AUX CCONJ DET INTJ NOUN NUM PART PRON PROPN PUNCT "
@@ -178,7 +179,7 @@ class ParsedLine:
                 written = self.line[tag_start:tag_end]
                 if written == UNKNOWN_TAG:
                     continue
-                message, start, end = f"'{written}' is not a UD UPOS tag: read as X", tag_start, tag_end
+                message, start, end = f"{quoted(written)} is not a UD UPOS tag: read as X", tag_start, tag_end
             out.append(Problem("format-unknown-tag", message, 0, start, end, Severity.WARNING))
         return out
 

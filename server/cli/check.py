@@ -31,10 +31,13 @@ def add_parser(subparsers) -> None:
                               description="Diagnostics for FILEs (or every file in a folder): format "
                                           "problems, refused trees, unparsed sentences, low confidence, "
                                           "and with gold, mismatches and the score.")
-    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="files to check, or folders to search for files annoscore reads (.conllu, .conll, "
+                        ".txt, .tsv and those annoscore.toml pairs)")
     p.add_argument("--gold", metavar="G", help="score every FILE against G (default: NAME.gold.EXT or annoscore.toml)")
     p.add_argument("--json", action="store_true", help="one JSON object")
-    p.add_argument("--threshold", type=float, metavar="T", help="confidence threshold (default 0.8)")
+    p.add_argument("--threshold", type=float, metavar="T",
+                   help="cells with a confidence (Conf= in MISC) below T are shown (default 0.8)")
     p.add_argument("--fail-on", choices=FAIL_ON, default="warning",
                    help="the least severe diagnostic that makes the exit status 1 (default: warning)")
     p.set_defaults(run=run)
@@ -42,7 +45,7 @@ def add_parser(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..config import Settings  # the engine, imported only by the commands that use it
-    from ..daemon import DiskWorkspace, files_under, score_line
+    from ..daemon import DiskWorkspace, files_under, shown_path
 
     if args.threshold is not None and not 0.0 <= args.threshold <= 1.0:
         raise UsageError(f"--threshold must be between 0 and 1, not {args.threshold}")
@@ -50,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         if not os.path.exists(path):
             raise InputError(f"{path}: no such file")
     if args.gold:
-        check_input_file(args.gold, "--gold")
+        check_input_file(args.gold, "gold")
     settings = Settings() if args.threshold is None else Settings(threshold=args.threshold)
     workspace = DiskWorkspace(os.getcwd(), settings)
     if args.threshold is not None:
@@ -59,6 +62,9 @@ def run(args: argparse.Namespace) -> int:
     workspace.gold_override = args.gold
     keys = [os.path.abspath(p) for p in files_under(args.files)
             if workspace.add(p) or (os.path.isfile(p) and p in args.files and _unreadable(workspace, p))]
+    if not keys:  # a mistyped folder must not pass a CI job
+        raise InputError(f"{', '.join(args.files)}: no file annoscore reads here (it reads .conllu, .conll, "
+                         ".txt and .tsv files, and the files annoscore.toml pairs)")
     workspace.rescore(keys)
     threshold = FAIL_ON[args.fail_on]
     failing = 0
@@ -66,25 +72,25 @@ def run(args: argparse.Namespace) -> int:
     for key in keys:
         diagnostics = workspace.diagnostics(key)
         failing += sum(1 for d in diagnostics if FAIL_ON[d.severity] <= threshold)
-        report.append((key, diagnostics, workspace.score(key)))
+        report.append((key, diagnostics, workspace.score(key), workspace.status(key)))
     for problem in workspace.config_problems:
         print(f"annoscore check: {problem.text()}", file=sys.stderr)
     if args.json:
-        json.dump({"files": [{"path": os.path.relpath(k), "diagnostics": [d.as_json() for d in ds],
-                              "score": score} for k, ds, score in report],
+        json.dump({"files": [{"path": shown_path(k), "diagnostics": [d.as_json() for d in ds],
+                              "score": score} for k, ds, score, _ in report],
                    "failing": failing}, sys.stdout, indent=1)
         sys.stdout.write("\n")
     else:
-        for key, diagnostics, score in report:
+        for key, diagnostics, _, status in report:
             for d in diagnostics:
                 print(d.text())
-            print(f"{os.path.relpath(key)}: {score_line(score)}", file=sys.stderr)
+            print(f"{shown_path(key)}: {status}", file=sys.stderr)
     return 1 if failing else 0
 
 
 def _unreadable(workspace: DiskWorkspace, path: str) -> bool:
     """A file named on the command line that could not be added: say why."""
     if workspace.relevant(path):
-        check_input_file(path, "FILE")  # raises: binary, unreadable
+        check_input_file(path)  # raises: empty, unreadable
     raise InputError(f"{path}: annoscore does not read this file (use .conllu, .txt, .tsv, "
                      "or pair it in annoscore.toml)")

@@ -14,10 +14,10 @@ import sys
 
 from scorer.comparison import Comparison, IncomparableLists, compare_outcomes, format_p
 from scorer.outcomes import OutcomeList, OutcomeListError
-from scorer.report import Signature, percent, render_table
+from scorer.report import Signature, file_sha256, percent, render_table
 
 from .errors import InputError, UsageError
-from .inputs import check_input_file
+from .inputs import InputFile, check_input_file, read_once
 
 
 def add_parser(subparsers) -> None:
@@ -33,12 +33,12 @@ def add_parser(subparsers) -> None:
     p.set_defaults(run=run)
 
 
-def _load(path: str, role: str) -> OutcomeList:
-    check_input_file(path, role)
+def _load(list_file: InputFile, role: str) -> OutcomeList:
+    check_input_file(list_file.path, role, list_file.name)
     try:
-        return OutcomeList.load(path)
+        return OutcomeList.load(list_file.path)
     except OutcomeListError as error:
-        raise InputError(str(error)) from None
+        raise InputError(list_file.shown(str(error))) from None
 
 
 def comparison_json(c: Comparison, a: OutcomeList, b: OutcomeList, alpha: float,
@@ -90,15 +90,17 @@ def comparison_text(c: Comparison, a: OutcomeList, b: OutcomeList, alpha: float,
 def run(args: argparse.Namespace) -> int:
     if not 0.0 < args.alpha < 1.0:
         raise UsageError(f"--alpha must be between 0 and 1, not {args.alpha}")
-    a = _load(args.a, "list A")
-    b = _load(args.b, "list B")
+    with read_once([args.a, args.b]) as (list_a, list_b):  # a FIFO is read once
+        a = _load(list_a, "list A")
+        b = _load(list_b, "list B")
+        hashes = file_sha256(list_a.path), file_sha256(list_b.path)
     try:
         comparison = compare_outcomes(a, b)
     except IncomparableLists as error:
         raise InputError(f"{args.a} and {args.b} cannot be compared: {error}") from None
     signature = Signature(a.format, {"metric": a.metric, "alpha": args.alpha})
-    signature.add_file("a", args.a)
-    signature.add_file("b", args.b)
+    signature.add_file("a", list_a.name, hashes[0])
+    signature.add_file("b", list_b.name, hashes[1])
     signature.files["gold"] = {"path": a.gold_path, "sha256": a.gold_sha256}
     if args.json:
         json.dump(comparison_json(comparison, a, b, args.alpha, signature), sys.stdout, indent=1)

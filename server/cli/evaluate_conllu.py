@@ -6,19 +6,21 @@ import argparse
 import json
 import sys
 
-from scorer.conllu.counts import METRICS, STRICT_METRICS
 from scorer.conllu.evaluate import ConlluOptions, evaluate_files
 from scorer.conllu.reader import BinaryFileError
 from scorer.conllu.report import conllu_json, conllu_text
+from scorer.excerpt import excerpt
 from scorer.outcomes import OutcomeList
-from scorer.report import Signature
+from scorer.report import Signature, file_sha256
 
 from ..parallel import default_jobs, evaluate_in_parallel
 from .errors import InputError, UsageError
+from .hints import conllu_swapped_hint, print_hints
+from .inputs import InputFile
+from .options import CONLLU_SAVE_METRICS, save_outcomes
 from .progress import Progress
 
-SAVE_METRICS = ("Words",) + tuple(m for m in METRICS + STRICT_METRICS
-                                  if m not in ("Tokens", "Sentences", "ELAS", "EULAS", "Words"))
+SAVE_METRICS = CONLLU_SAVE_METRICS
 
 
 def options_from(args: argparse.Namespace) -> ConlluOptions:
@@ -26,7 +28,7 @@ def options_from(args: argparse.Namespace) -> ConlluOptions:
     if args.save_errors:
         metric = args.metric or "LAS"
         if metric not in SAVE_METRICS:
-            raise UsageError(f"--metric {metric}: per-word lists exist for {', '.join(SAVE_METRICS)}")
+            raise UsageError(f"--metric {excerpt(metric)}: per-word lists exist for {', '.join(SAVE_METRICS)}")
     elif args.metric:
         raise UsageError("--metric only applies with --save-errors")
     if args.pos:
@@ -36,7 +38,7 @@ def options_from(args: argparse.Namespace) -> ConlluOptions:
                          threshold=args.threshold, outcome_metric=metric)
 
 
-def signature_for(args: argparse.Namespace, options: ConlluOptions, result=None) -> Signature:
+def signature_for(pred: InputFile, gold: InputFile, options: ConlluOptions, result=None) -> Signature:
     signature = Signature("conllu", {
         "strict": options.strict,
         "predicted_only": options.predicted_only,
@@ -44,45 +46,44 @@ def signature_for(args: argparse.Namespace, options: ConlluOptions, result=None)
     })
     if options.threshold is not None:
         signature.options["threshold"] = options.threshold
-    signature.add_file("pred", args.pred, result.system_sha256 if result is not None else None)
-    signature.add_file("gold", args.gold, result.gold_sha256 if result is not None else None)
+    signature.add_file("pred", pred.name, result.system_sha256 if result is not None else file_sha256(pred.path))
+    signature.add_file("gold", gold.name, result.gold_sha256 if result is not None else file_sha256(gold.path))
     return signature
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, pred: InputFile, gold: InputFile) -> int:
     options = options_from(args)
     official = None
     if args.official:
         from ..official import OfficialRun
         official = OfficialRun(args.official)
-    progress = Progress(f"Scoring {args.pred}", _size(args.pred))
+    progress = Progress(f"Scoring {pred.name}", _size(pred.path))
     try:
         result = None
         jobs = args.jobs if args.jobs is not None else default_jobs()
         if official is None and jobs > 1:
             progress.note(f"(in {jobs} processes)")
-            result = evaluate_in_parallel(args.pred, args.gold, options, jobs, progress=progress.update)
+            result = evaluate_in_parallel(pred.path, gold.path, options, jobs, progress=progress.update)
         if result is None:
-            result = evaluate_files(args.pred, args.gold, options, progress.update, official)
+            result = evaluate_files(pred.path, gold.path, options, progress.update, official)
     except BinaryFileError as error:
-        raise InputError(str(error)) from None
+        raise InputError(gold.shown(pred.shown(str(error)))) from None
     except UnicodeDecodeError as error:  # pragma: no cover - the reader reports these itself
         raise InputError(f"{error}") from None
     except OSError as error:
-        raise InputError(f"{error.filename}: {error.strerror}") from None
+        raise InputError(gold.shown(pred.shown(f"{error.filename}: {error.strerror}"))) from None
     finally:
         progress.done()
-    signature = signature_for(args, options, result)
+    gold_unparsed = any(p.code == "unparsed" for ref in result.gold_refused.items for p in ref.reasons)
+    print_hints("evaluate", conllu_swapped_hint(pred.path, gold.path, result.unparsed.count, gold_unparsed))
+    signature = signature_for(pred, gold, options, result)
     official_table = official.run() if official is not None else None
     if args.save_errors:
         outcomes = OutcomeList.from_bools(
             result.outcomes or [], format="conllu", metric=options.outcome_metric,
-            gold_path=args.gold, gold_sha256=signature.files["gold"]["sha256"],
-            system_path=args.pred, system_sha256=signature.files["pred"]["sha256"])
-        try:
-            outcomes.save(args.save_errors)
-        except OSError as error:
-            raise InputError(f"{args.save_errors}: cannot write: {error.strerror}") from None
+            gold_path=gold.name, gold_sha256=signature.files["gold"]["sha256"],
+            system_path=pred.name, system_sha256=signature.files["pred"]["sha256"])
+        save_outcomes(outcomes, args.save_errors, "words")
     if args.json:
         out = conllu_json(result, signature)
         if official_table is not None:
@@ -90,10 +91,14 @@ def run(args: argparse.Namespace) -> int:
         json.dump(out, sys.stdout, indent=1)
         sys.stdout.write("\n")
     else:
-        text = conllu_text(result, signature)
+        text = conllu_text(result, signature, counts=args.counts)
         if official_table is not None:
             text += "\n\n" + official_table.side_by_side(result)
         print(text)
+    if official_table is not None and official_table.error:
+        # Our scores stand, but what was asked for (the official figures) is missing.
+        print(f"annoscore evaluate: --official: {official_table.error}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -10,43 +10,41 @@ from scorer.labels.evaluate import evaluate_files
 from scorer.labels.report import labels_json, labels_text
 from scorer.lines import errors
 from scorer.outcomes import OutcomeList
-from scorer.report import Signature
+from scorer.report import Signature, file_sha256
 
 from .errors import InputError, UsageError
-from .options import CONLLU_ONLY, outcome_metric, refuse_options
+from .inputs import InputFile
+from .options import CONLLU_ONLY, LABELS_SAVE_METRICS, outcome_metric, refuse_options, save_outcomes
 
-OUTCOME_METRICS = ("Accuracy",)
+OUTCOME_METRICS = LABELS_SAVE_METRICS
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, pred: InputFile, gold: InputFile) -> int:
     refuse_options(args, "labels", CONLLU_ONLY)
     if args.pos:
         raise UsageError("--pos applies to segmentation files, not to --format labels")
     metric = outcome_metric(args, OUTCOME_METRICS, "Accuracy")
     try:
-        result = evaluate_files(args.pred, args.gold, outcomes=metric is not None)
+        result = evaluate_files(pred.path, gold.path, outcomes=metric is not None)
     except OSError as error:
-        raise InputError(f"{error.filename}: {error.strerror}") from None
-    for path, problems in ((args.pred, result.system_file_problems), (args.gold, result.gold_file_problems)):
+        raise InputError(gold.shown(pred.shown(f"{error.filename}: {error.strerror}"))) from None
+    for path, problems in ((pred.name, result.system_file_problems), (gold.name, result.gold_file_problems)):
         bad = errors(problems)
         if bad:
             more = f" (and {len(bad) - 1} more problems)" if len(bad) > 1 else ""
             raise InputError(f"{bad[0].location(path)}: {bad[0].message}{more}")
     if not result.gold_items:
-        raise InputError(f"{args.gold}: no items (expected one ID<TAB>LABEL or LABEL per line)")
+        raise InputError(f"{gold.name}: no items (expected one ID<TAB>LABEL or LABEL per line)")
 
     signature = Signature("labels", {"paired_by": result.paired_by})
-    signature.add_file("pred", args.pred)
-    signature.add_file("gold", args.gold)
+    signature.add_file("pred", pred.name, file_sha256(pred.path))
+    signature.add_file("gold", gold.name, file_sha256(gold.path))
     if metric is not None:
         outcomes = OutcomeList(format="labels", metric=metric,
-                               gold_path=args.gold, gold_sha256=signature.files["gold"]["sha256"],
-                               system_path=args.pred, system_sha256=signature.files["pred"]["sha256"],
+                               gold_path=gold.name, gold_sha256=signature.files["gold"]["sha256"],
+                               system_path=pred.name, system_sha256=signature.files["pred"]["sha256"],
                                outcomes=result.outcomes or "")
-        try:
-            outcomes.save(args.save_errors)
-        except OSError as error:
-            raise InputError(f"{args.save_errors}: cannot write: {error.strerror}") from None
+        save_outcomes(outcomes, args.save_errors, "items")
     if args.json:
         json.dump(labels_json(result, signature), sys.stdout, indent=1)
         sys.stdout.write("\n")

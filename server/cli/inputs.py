@@ -1,8 +1,25 @@
-"""Checking input files before reading them, and guessing their format."""
+"""Input files: read streams once, check files before reading them, guess their format.
+
+A command reads each input more than once (a look at its start, the
+scoring, its SHA-256, the parts of a parallel run).  A pipe cannot be read
+twice: ``-`` (standard input), a FIFO or ``<(process substitution)`` is
+therefore copied once into a temporary file, which the command reads as
+often as it needs; messages and signatures still name the input as the
+user wrote it (`InputFile`).
+"""
 
 from __future__ import annotations
 
 import os
+import shutil
+import stat
+import sys
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Iterator
+
+from scorer.binary import HEAD_BYTES, binary_problem
 
 from .errors import InputError, UsageError
 
@@ -10,35 +27,96 @@ FORMATS = ("conllu", "space", "tsv", "labels")
 _EXTENSIONS = {".conllu": "conllu", ".conll": "conllu", ".txt": "space", ".tsv": "tsv"}
 
 
-def check_input_file(path: str, role: str) -> None:
-    """Raise InputError, naming the file, unless it is a readable, non-empty text file."""
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+
+
+@dataclass(frozen=True)
+class InputFile:
+    """An input as the user named it (``name``: what messages and signatures
+    show) and where to read it (``path``: the file itself, or a copy of a
+    stream)."""
+
+    name: str
+    path: str
+
+    def shown(self, text: str) -> str:
+        """``text`` (an error's message) with the path read named as the user named it."""
+        return text.replace(self.path, self.name) if self.path != self.name else text
+
+
+def _is_stream(name: str) -> bool:
+    try:
+        return not stat.S_ISREG(os.stat(name).st_mode) and not os.path.isdir(name)
+    except OSError:
+        return False  # missing: check_input_file says so
+
+
+@contextmanager
+def read_once(names: list[str]) -> Iterator[list[InputFile]]:
+    """The inputs, each stream among them copied once into a temporary
+    folder that is removed afterwards.  ``-`` may stand for one of them."""
+    if names.count(STDIN) > 1:
+        raise UsageError("only one input can be - (standard input)")
+    folder = None
+    try:
+        inputs = []
+        for k, name in enumerate(names):
+            if name != STDIN and not _is_stream(name):
+                inputs.append(InputFile(name, name))
+                continue
+            folder = folder or tempfile.mkdtemp(prefix="annoscore-input-")
+            copy = os.path.join(folder, f"{k}-{os.path.basename(name) if name != STDIN else 'stdin'}")
+            try:
+                with open(copy, "wb") as out:
+                    if name == STDIN:
+                        shutil.copyfileobj(sys.stdin.buffer, out, 1 << 20)
+                    else:
+                        with open(name, "rb") as stream:
+                            shutil.copyfileobj(stream, out, 1 << 20)
+            except OSError as error:
+                raise InputError(f"{name}: cannot be read: {error.strerror or error}") from None
+            inputs.append(InputFile(STDIN_NAME if name == STDIN else name, copy))
+        yield inputs
+    finally:
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def check_input_file(path: str, role: str | None = None, name: str | None = None) -> None:
+    """Raise InputError, naming the file (as ``name``, default ``path``),
+    unless it is a readable, non-empty text file."""
+    name = name or path
+    what = f" ({role})" if role else ""
     if not os.path.exists(path):
-        raise InputError(f"{path}: no such file ({role})")
+        raise InputError(f"{name}: no such file{what}")
     if os.path.isdir(path):
-        raise InputError(f"{path}: is a directory, not a file ({role})")
+        raise InputError(f"{name}: is a directory, not a file{what}")
     try:
         with open(path, "rb") as f:
-            head = f.read(8192)
+            head = f.read(HEAD_BYTES)
     except OSError as error:
-        raise InputError(f"{path}: cannot be read: {error.strerror or error}") from None
+        raise InputError(f"{name}: cannot be read: {error.strerror or error}") from None
     if not head:
-        raise InputError(f"{path}: the file is empty ({role})")
-    if b"\x00" in head:
-        raise InputError(f"{path}: not a text file (it has NUL bytes) ({role})")
+        raise InputError(f"{name}: the file is empty{what}")
+    # What the start shows; a NUL further on is found by the readers.
+    binary = binary_problem(head)
+    if binary is not None:
+        raise InputError(f"{binary.location(name)}: {binary.message}{what}")
 
 
-def infer_format(path: str, requested: str | None) -> str:
+def infer_format(name: str, requested: str | None, path: str | None = None) -> str:
     """The format asked for, or the one the file name (or, failing that, the
-    first lines) suggests."""
+    first lines of the file at ``path``, default ``name``) suggests."""
     if requested:
         if requested not in FORMATS:
             raise UsageError(f"unknown format '{requested}' (use one of: {', '.join(FORMATS)})")
         return requested
-    extension = os.path.splitext(path)[1].lower()
+    extension = os.path.splitext(name)[1].lower()
     if extension in _EXTENSIONS:
         return _EXTENSIONS[extension]
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
+        with open(path or name, encoding="utf-8", errors="replace") as f:
             for _ in range(50):
                 line = f.readline()
                 if not line:
@@ -49,5 +127,5 @@ def infer_format(path: str, requested: str | None) -> str:
                     break
     except OSError:
         pass
-    raise UsageError(f"{path}: cannot tell the format from the name; give --format "
+    raise UsageError(f"{name}: cannot tell the format from the name or the first lines; give --format "
                      f"({', '.join(FORMATS)})")

@@ -8,13 +8,27 @@ so that nobody believes a number was computed with an option it never saw.
 from __future__ import annotations
 
 import argparse
+import sys
 
-from .errors import UsageError
+from scorer.excerpt import excerpt
+
+from scorer.conllu.counts import METRICS, STRICT_METRICS
+from scorer.outcomes import OutcomeList
+
+from .errors import InputError, UsageError
 
 # attribute -> how it is spelled on the command line
-CONLLU_ONLY = {"strict": "--strict", "predicted_only": "--predicted-only",
+CONLLU_ONLY = {"counts": "--counts", "strict": "--strict", "predicted_only": "--predicted-only",
                "annotated_only": "--annotated-only", "calibration": "--calibration",
                "threshold": "--threshold", "official": "--official", "jobs": "--jobs"}
+
+
+# The metrics --save-errors can write per item, by format (the runners check
+# against these; the lists are here so that --help can name them).
+CONLLU_SAVE_METRICS = ("Words",) + tuple(m for m in METRICS + STRICT_METRICS
+                                         if m not in ("Tokens", "Sentences", "ELAS", "EULAS", "Words"))
+SEGMENTATION_SAVE_METRICS = ("Word", "TaggedWord")
+LABELS_SAVE_METRICS = ("Accuracy",)
 
 
 def refuse_options(args: argparse.Namespace, fmt: str, names: dict[str, str]) -> None:
@@ -33,5 +47,21 @@ def outcome_metric(args: argparse.Namespace, choices: tuple[str, ...], default: 
         return None
     metric = args.metric or default
     if metric not in choices:
-        raise UsageError(f"--metric {metric}: per-item lists exist for {', '.join(choices)}")
+        raise UsageError(f"--metric {excerpt(metric)}: per-item lists exist for {', '.join(choices)}")
     return metric
+
+
+def save_outcomes(outcomes: OutcomeList, path: str, items: str) -> None:
+    """Write a --save-errors list, and say on stderr what was written
+    (stdout stays the report, or the JSON)."""
+    try:
+        outcomes.save(path)
+    except OSError as error:
+        raise InputError(f"{path}: cannot write: {error.strerror}") from None
+    marks = outcomes.outcomes
+    right, wrong = marks.count("1"), marks.count("0")
+    skipped = len(marks) - right - wrong
+    print(f"annoscore evaluate: wrote {outcomes.metric} right/wrong for {len(marks)} gold {items} "
+          f"({right} right, {wrong} wrong" + (f", {skipped} not scored" if skipped else "")
+          + f") to {path}; `annoscore compare {path} OTHER` compares it with another system's list",
+          file=sys.stderr)

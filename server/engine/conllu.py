@@ -43,6 +43,7 @@ from scorer.conllu.score import (
 )
 from scorer.conllu.sentence import FORM, HEAD, Sentence
 from scorer.conllu.text import strip_spaces
+from scorer.excerpt import excerpt, quoted
 from scorer.problems import Problem, Severity
 
 from ..textstore import Segment
@@ -169,7 +170,7 @@ def analyze_segments(segments: Sequence[Segment], threshold: float,
 def low_confidence_problem(info: SentenceInfo, cell: tuple[int, int, int, str, float], line_text: str,
                            threshold: float) -> Problem:
     line, start, end, column, number = cell
-    return Problem("low-confidence", f"{column} '{line_text[start:end]}' has confidence {number:.2f} "
+    return Problem("low-confidence", f"{column} {quoted(line_text[start:end])} has confidence {number:.2f} "
                    f"(below {threshold:g})", line, start, end, Severity.INFORMATION)
 
 
@@ -825,8 +826,8 @@ def _text_mismatch(sentence: Sentence, mismatch: Mismatch | None) -> Problem:
     if mismatch.gold_text is None:
         message = "gold has no text left for this sentence"
     else:
-        message = (f"the text differs from gold here: '{mismatch.system_text}' where gold has "
-                   f"'{mismatch.gold_text}'")
+        message = (f"the text differs from gold here: {quoted(mismatch.system_text)} where gold has "
+                   f"{quoted(mismatch.gold_text)}")
     return Problem("text-mismatch", message + " (the official scorer refuses the pair)",
                    line, start, end, Severity.ERROR, refuses=True)
 
@@ -838,12 +839,15 @@ def _token_spans(sentences: list[Sentence]) -> list[tuple[int, int, int, int, in
     offset = 0
     for k, sentence in enumerate(sentences):
         for form, first, end, mwt in sentence.token_forms():
-            described = f"'{form}'"
+            described = quoted(form)
             if mwt:
-                described += " = " + " + ".join(f"'{w}'" for w in sentence.form[first:end])
+                described += " = " + " + ".join(map(quoted, sentence.form[first:end]))
             out.append((offset, offset + len(form), k, first, end, described))
             offset += len(form)
     return out
+
+
+GOLD_TOKENS_SHOWN = 5  # gold tokens named in a segmentation-mismatch message
 
 
 def _segmentation_mismatch(systems: list[Sentence], golds: list[Sentence], k: int, i: int) -> Problem:
@@ -854,8 +858,9 @@ def _segmentation_mismatch(systems: list[Sentence], golds: list[Sentence], k: in
     line = sentence.word_line[i]
     start, end = cell_span(sentence.lines[line], FORM)
     in_mwt = next((m for m in sentence.mwts if m.first <= i < m.end), None)
-    what = f"word '{sentence.form[i]}'" + (f" of '{in_mwt.form}'" if in_mwt else "")
-    gold_text = ", ".join(gold_here) if gold_here else "nothing"
+    what = f"word {quoted(sentence.form[i])}" + (f" of {quoted(in_mwt.form)}" if in_mwt else "")
+    gold_text = ", ".join(gold_here[:GOLD_TOKENS_SHOWN]) + (" …" if len(gold_here) > GOLD_TOKENS_SHOWN else "") \
+        if gold_here else "nothing"
     return Problem("segmentation-mismatch", f"{what} is not aligned with a gold word; gold has "
                    f"{gold_text} here", line, start, end, Severity.WARNING)
 
@@ -908,12 +913,12 @@ def _gold_diff(gold: Sentence, gi: int, system: Sentence, si: int, mask: int,
     for name, bit, column in GOLD_DIFF_CELLS:
         if mask & bit:
             continue
-        message = f"{name}: gold has '{gold_columns[column]}'"
+        message = f"{name}: gold has {quoted(gold_columns[column])}"
         head = gold.heads[gi] if name == "HEAD" else None
         if head and head <= len(gold.form):
             form = gold.form[head - 1]
-            message = (f"HEAD: gold has '{head_here} ({form})'" if head_here is not None
-                       else f"HEAD: gold's head is '{form}', which is aligned with no word here")
+            message = (f"HEAD: gold has '{head_here} ({excerpt(form)})'" if head_here is not None
+                       else f"HEAD: gold's head is {quoted(form)}, which is aligned with no word here")
         start, end = cell_span(text, column)
         out.append(Problem("gold-diff", message, line, start, end, Severity.HINT))
     return out

@@ -39,8 +39,10 @@ from typing import Any, Callable, Sequence
 
 from scorer.conllu.checks import cycle_marks
 from scorer.conllu.counts import METRICS
+from scorer.binary import text_binary_problem
 from scorer.conllu.evaluate import ConlluOptions, ConlluResult, SentenceRef
 from scorer.conllu.report import conllu_text
+from scorer.excerpt import excerpt
 from scorer.gcpause import gc_paused
 from scorer.problems import Problem, Severity
 from scorer.report import Signature
@@ -48,6 +50,7 @@ from scorer.report import Signature
 from ..config import Pairing, Settings, pairing_for, severity_for
 from ..textstore import LineStore, TextStore
 from . import formats
+from .disk import read_disk_text
 from .conllu import (
     ConlluPairing, GoldSource, PairingSettings, SentenceInfo, analyze_segment,
 )
@@ -58,18 +61,6 @@ UNPARSED_CAP = 20  # more unparsed sentences than this: one summary diagnostic
 INCREMENTAL_LIMIT = 64  # more new sentences than this: pair everything again
 
 
-def read_disk_text(path: str) -> str | None:
-    """A file's text as the reader would see it (bad bytes replaced), or None."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError:
-        return None
-    if b"\x00" in data[:8192]:
-        return None
-    return data.decode("utf-8", errors="replace")
-
-
 @dataclass(eq=False)
 class Document:
     key: str
@@ -78,7 +69,12 @@ class Document:
     pairing: Pairing
     version: int | None = None
     in_editor: bool = False
-    binary: bool = False
+    # Why the text is not scored (a NUL byte, a file that is not text): a
+    # format-binary problem, the one diagnostic then; None for text.
+    binary: Problem | None = None
+    # What the file's bytes had that the text cannot show (bytes that are
+    # not UTF-8); set by whoever read it from disk.
+    byte_problems: tuple[Problem, ...] = ()
     # Why the last rescore failed (a fault of annoscore's, logged), or None.
     failure: str | None = None
     # CoNLL-U
@@ -110,7 +106,7 @@ class Document:
         self.edits = None
         self._index = None
 
-    def replace_text(self, text: str, from_disk: bool = False) -> None:
+    def replace_text(self, text: str, byte_problems: Sequence[Problem] = (), from_disk: bool = False) -> None:
         """A whole new text (from disk, or an editor sending everything).
         A file's lone CRs end lines, as `evaluate` reads them."""
         _forget_segments(getattr(self.store, "segments", ()))
@@ -119,7 +115,13 @@ class Document:
         self.store.replace_all(text)
         self.edits = None
         self._index = None
-        self.binary = "\x00" in text
+        self.set_byte_problems(text, byte_problems)
+
+    def set_byte_problems(self, text: str, byte_problems: Sequence[Problem] = ()) -> None:
+        """What the text (and the bytes it was read from) say it is."""
+        self.binary = next((p for p in byte_problems if p.code == "format-binary"), None) \
+            or text_binary_problem(text)
+        self.byte_problems = tuple(p for p in byte_problems if p.code != "format-binary")
 
 
     @property
@@ -177,8 +179,9 @@ class Engine:
         return pairing_for(path, self.settings, self.root)
 
     def open(self, key: str, path: str | None, text: str, version: int | None = None,
-             language: str | None = None) -> Document | None:
-        """An editor opened a document (or a file is to be checked)."""
+             language: str | None = None, byte_problems: Sequence[Problem] = ()) -> Document | None:
+        """An editor opened a document (or a file is to be checked, with what
+        reading it found: see `read_disk_file`)."""
         pairing = self.pairing_of(path) or (Pairing("conllu") if language == "conllu" else None)
         if pairing is None:
             return None
@@ -186,11 +189,12 @@ class Engine:
         if document is not None and not document.in_editor and document.store.text == text:
             document.in_editor = True
             document.version = version
+            document.set_byte_problems(text, byte_problems)
             return document
         with gc_paused():
             store = _store(pairing.format, text, self.lone_cr_ends_lines)
         document = Document(key, path, store, pairing, version, in_editor=True)
-        document.binary = "\x00" in text
+        document.set_byte_problems(text, byte_problems)
         if pairing.gold is not None and isinstance(document.store, TextStore) \
                 and len(document.store.segments) >= parts.MIN_SENTENCES:
             parts.prepare()  # its first scoring will want a second process
@@ -211,6 +215,8 @@ class Engine:
                 first, removed, inserted = document.store.apply_change(*change)
                 if document.edits is not None:
                     document.edits.append((removed, document.store.segments[first:first + inserted]))
+                if document.binary is not None or "\x00" in change[2]:  # a NUL typed, or maybe gone
+                    document.set_byte_problems(document.store.text)
 
     def close(self, key: str) -> None:
         document = self.documents.get(key)
@@ -328,7 +334,7 @@ class Engine:
             out = self._rescore_document(document)
         except Exception as error:  # a fault of ours: say so on the document, start afresh next time
             self.log(f"rescoring {key} failed:\n{traceback.format_exc()}")
-            document.failure = f"{type(error).__name__}: {error}"[:160]
+            document.failure = excerpt(f"{type(error).__name__}: {error}")
             document.forget_results()
             return [key]
         document.failure = None
@@ -336,6 +342,10 @@ class Engine:
 
     def _rescore_document(self, document: Document) -> list[str]:
         key = document.key
+        if document.binary is not None:  # not text: nothing to score
+            document.conllu = document.state = document._index = document.edits = None
+            gold = self.documents.get(document.pairing.gold or "")
+            return [key] + ([gold.key] if gold is not None and gold.in_editor else [])
         if document.format != "conllu":
             return formats.rescore(self, document)
         threshold = self.settings.threshold
@@ -444,9 +454,12 @@ class Engine:
                               f"{document.failure} (a fault of annoscore's, logged; please report it)",
                               0, 0, 0))
             return shown.finish()
-        if document.binary:
-            shown.add(Problem("format-binary", "this is not a text file (it has NUL bytes)", 0, 0, 0))
-        elif document.format != "conllu":
+        if document.binary is not None:
+            shown.add(document.binary)
+            return shown.finish()
+        for problem in document.byte_problems:
+            shown.add(problem)
+        if document.format != "conllu":
             for problem in formats.diagnostics(self, document):
                 shown.add(problem)
         else:
@@ -496,7 +509,7 @@ class Engine:
                 refuses=True))
         pairing = document.conllu
         if pairing is not None and pairing.missing:
-            names = [pairing.gold[k].sent_id or f"line {pairing.gold[k].first_line + 1}"
+            names = [excerpt(pairing.gold[k].sent_id or "") or f"line {pairing.gold[k].first_line + 1}"
                      for k in pairing.missing[:5]]
             more = f" and {len(pairing.missing) - 5} more" if len(pairing.missing) > 5 else ""
             shown.add(Problem(
@@ -519,6 +532,10 @@ class Engine:
         document = self.documents.get(key)
         if document is None or document.failure is not None:
             return None
+        if document.binary is not None:  # not scored: the one diagnostic says why
+            return {"path": document.path or document.key, "format": document.format, "gold": None,
+                    "metrics": {}, "counts": {"sentences": 0, "unparsed": 0, "refused": 0, "lowConfidence": 0}
+                    if document.format == "conllu" else {}}
         if document.format != "conllu":
             return formats.score(self, document)
         index = document.index()

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scorer.conllu.sentence import HEAD
+from scorer.excerpt import quoted
 
 from ..textstore import TextStore
 from .cells import Cell, describe
@@ -74,4 +75,4 @@ def fix_for(engine, key: str, code: str, line: int, start: int) -> Fix | None:
         return None
     if value == cell.value:
         return None
-    return Fix(f"Use gold's {cell.name} '{value}'", [(cell.line, cell.start, cell.line, cell.end, value)])
+    return Fix(f"Use gold's {cell.name} {quoted(value)}", [(cell.line, cell.start, cell.line, cell.end, value)])

@@ -1,0 +1,61 @@
+"""User text in messages: a short excerpt, always one printable line.
+
+Messages quote what a file says (an ID, a HEAD, a label, a word, the place
+where two texts part) so that the reader sees what is wrong.  But a file can
+hold anything: a 50 MB line without a TAB, NUL bytes, terminal escapes,
+bytes that are not UTF-8.  Every message that embeds user text goes through
+`excerpt` (or `quoted`, the same in quotes), which
+
+- keeps the first `LIMIT` characters and says how long the whole was:
+  ``'aaaa…' (50,000,000 characters)``;
+- writes control characters (C0, DEL, C1) as escapes (``\\t``, ``\\n``,
+  ``\\x00``), so a message is one line and never a raw NUL or escape
+  sequence in a terminal;
+- writes a byte that was not UTF-8 (read as a lone surrogate, see
+  `scorer.lines`) as ``\\xE9``, so printing the message cannot fail.
+
+Other characters, invisible ones included (no-break spaces, ZWNJ), are kept:
+they belong to the words of many languages.
+"""
+
+from __future__ import annotations
+
+import re
+
+LIMIT = 40  # characters of user text in one message: enough to recognise it
+
+_NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+_CONTROLS = {c: _NAMED.get(chr(c), f"\\x{c:02x}") for c in [*range(0x20), *range(0x7F, 0xA0)]}
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _surrogate(match: re.Match) -> str:
+    code = ord(match.group())
+    # surrogateescape maps an undecodable byte B to U+DC00 + B.
+    return f"\\x{code - 0xDC00:02X}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters and undecodable bytes escaped (not cut)."""
+    if text.isprintable():
+        return text
+    text = text.translate(_CONTROLS)
+    if _SURROGATE.search(text):
+        text = _SURROGATE.sub(_surrogate, text)
+    return text
+
+
+def excerpt(text: str, limit: int = LIMIT) -> str:
+    """``text`` made safe to print, cut to ``limit`` characters (saying how
+    many there were)."""
+    if len(text) <= limit:
+        return printable(text)
+    return f"{printable(text[:limit])}… ({len(text):,} characters)"
+
+
+def quoted(text: str, limit: int = LIMIT) -> str:
+    """`excerpt` in single quotes, the length after them when cut:
+    ``'abc…' (1,000 characters)``."""
+    if len(text) <= limit:
+        return f"'{printable(text)}'"
+    return f"'{printable(text[:limit])}…' ({len(text):,} characters)"
