@@ -47,6 +47,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 FORMATS = ("conllu", "space", "tsv", "labels")
 EXTENSION_FORMATS = {".conllu": "conllu", ".conll": "conllu", ".txt": "space", ".tsv": "tsv"}
 RUN_MODES = ("onSave", "onType")
+LOW_CONFIDENCE_MODES = ("word", "cell")  # one low-confidence diagnostic per word, or per cell
 SENTENCE_MODES = ("all", "predicted", "annotated")
 SEVERITY_NAMES = {"error": Severity.ERROR, "warning": Severity.WARNING,
                   "information": Severity.INFORMATION, "hint": Severity.HINT, "off": None}
@@ -71,6 +72,7 @@ class Settings:
     # are left out; "annotated": sentences not parsed yet are left out too.
     sentences: str = "all"
     max_diagnostics: int = 1000  # per code and document; then one summary
+    low_confidence: str = "word"  # see LOW_CONFIDENCE_MODES
     segmentation_files: tuple[str, ...] = ()
     label_files: tuple[str, ...] = ()
     pairs: tuple[PairRule, ...] = ()
@@ -301,8 +303,8 @@ def apply_editor_settings(settings: Settings, data: Any) -> tuple[Settings, list
     if not isinstance(files, dict):
         reader.problem("files", "must be an object with segmentation and labels")
         files = {}
-    known = {"threshold", "run", "severities", "goldDiff", "sentences", "maxDiagnostics", "files",
-             "server", "trace"}
+    known = {"threshold", "run", "severities", "goldDiff", "sentences", "maxDiagnostics", "lowConfidence",
+             "files", "server", "trace"}
     for key in sorted(set(data) - known):
         reader.problem(key, "unknown setting (ignored)")
     updated = replace(
@@ -313,6 +315,7 @@ def apply_editor_settings(settings: Settings, data: Any) -> tuple[Settings, list
         gold_diff=reader.boolean(data, "goldDiff", settings.gold_diff),
         sentences=reader.choice(data, "sentences", SENTENCE_MODES, settings.sentences),
         max_diagnostics=reader.count(data, "maxDiagnostics", settings.max_diagnostics),
+        low_confidence=reader.choice(data, "lowConfidence", LOW_CONFIDENCE_MODES, settings.low_confidence),
         segmentation_files=reader.globs(files, "segmentation") or settings.segmentation_files,
         label_files=reader.globs(files, "labels") or settings.label_files,
     )

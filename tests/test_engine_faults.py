@@ -152,3 +152,37 @@ def test_a_long_cycle_costs_linear_time_and_output(tmp_path, capsys):
     diagnostics = json.loads(capsys.readouterr().out)["files"][0]["diagnostics"]
     cycle = [d for d in diagnostics if d["code"] == "cycle"]
     assert len(cycle) == Settings().max_diagnostics + 1  # the shown ones and the summary
+
+
+# --- low confidence -----------------------------------------------------------------
+
+CONFIDENT = conllu("# sent_id = a\n1 The the DET DT _ 2 det _ Conf=UPOS:0.5,HEAD:0.4,LEMMA:0.99\n"
+                   "2 cat cat NOUN NN _ 0 root _ Conf=0.3",
+                   "# sent_id = b\n1 It it PRON PRP _ 2 nsubj _ Conf=0.95\n2 sat sit VERB VBD _ 0 root _ Conf=DEPREL:0.1")
+
+
+def low(tmp_path, **settings):
+    path = write(tmp_path, "low.conllu", CONFIDENT)
+    engine = Engine(str(tmp_path), Settings(**settings))
+    engine.open(str(path), str(path), CONFIDENT, 1)
+    engine.rescore(str(path))
+    return [p for p in engine.diagnostics(str(path)) if p.code == "low-confidence"], engine.score(str(path))
+
+
+def test_low_confidence_is_one_quiet_diagnostic_per_word_by_default(tmp_path):
+    from scorer.problems import Severity
+    problems, score = low(tmp_path)
+    assert score["counts"]["lowConfidence"] == 2 + 6 + 1  # cells
+    assert [p.line for p in problems] == [1, 2, 6]  # words
+    assert all(p.severity == Severity.HINT for p in problems)
+    first = CONFIDENT.split("\n")[1]
+    assert problems[0].message == "low confidence: UPOS 'DET' 0.50, HEAD '2' 0.40 (below 0.8)"
+    assert first[problems[0].start:problems[0].end].startswith("DET") and first[:problems[0].end].endswith("\t2")
+    cells, _ = low(tmp_path, low_confidence="cell")
+    assert len(cells) == 9
+
+
+def test_past_the_cap_the_cells_left_are_summed_up(tmp_path):
+    problems, _ = low(tmp_path, max_diagnostics=1)
+    assert len(problems) == 2
+    assert problems[-1].message.startswith("7 more cells below the confidence threshold 0.8 are not shown")

@@ -152,7 +152,7 @@ async def test_every_diagnostic_code_with_its_range(client: LanguageClient):
     assert cycle.related_information and cycle.related_information[0].location.uri == uri
     assert cycle.severity == types.DiagnosticSeverity.Error
     assert next(d for d in client.diagnostics[uri] if d.code == "low-confidence").severity == \
-        types.DiagnosticSeverity.Information
+        types.DiagnosticSeverity.Hint
 
 
 @pytest.mark.asyncio(loop_scope="function")

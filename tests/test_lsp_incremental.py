@@ -193,3 +193,32 @@ async def test_a_lone_cr_is_reported_where_the_editor_sees_it(named_client: Lang
     await wait_for(lambda: any(s.version == 2 for s in lsp_client.scores))
     score = next(s for s in lsp_client.scores if s.version == 2)
     assert score.counts.sentences == 0
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_hover_keeps_gold_for_the_sentences_an_edit_did_not_touch(racing_client: LanguageClient):
+    client = racing_client
+    from lsp_support import cell, line_of
+    pred, _ = workspace(client.root)
+    uri = pred.as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=uri, language_id="conllu", version=1, text=PRED)))
+    await wait_for(lambda: any(s.version == 1 for s in client.scores))
+
+    async def hover_text(line: int, character: int) -> str:
+        found = await client.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=character)))
+        return found.contents.value
+
+    s1 = line_of(PRED, "# sent_id = s1")
+    upos = cell(PRED, s1 + 2, 3)  # VERB where gold has NOUN
+    assert "NOUN" in await hover_text(upos[0], upos[1])
+    s7 = line_of(PRED, "# sent_id = s7")
+    form = cell(PRED, s7 + 1, 2)  # s7's LEMMA: an edit there, and one undone, no save
+    for version, text in ((2, "dog"), (3, "dug")):
+        client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[types.TextDocumentContentChangePartial(
+                range=types.Range(start=types.Position(line=form[0], character=form[1]),
+                                  end=types.Position(line=form[0], character=form[2])), text=text)]))
+    assert "gold: `NOUN`" in await hover_text(upos[0], upos[1]) or "gold: 'NOUN'" in await hover_text(upos[0], upos[1])

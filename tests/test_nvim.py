@@ -162,7 +162,7 @@ def status_for(pred: Path, gold: Path, unparsed: int, refused: int, low: int) ->
     return f"{figures} | {problems}" if problems else figures
 
 
-HEAD, UPOS, FORM = 6, 3, 1
+HEAD, UPOS, LEMMA, FORM = 6, 3, 2, 1
 
 
 # --- opening, navigating, reporting, editing ------------------------------------------------
@@ -203,12 +203,28 @@ def test_opens_as_conllu_with_the_server_attached(edited):
     assert results["steps"]["opened"]["clients"] == 1
 
 
+def words_with_low_cells(lines: list[str], threshold: float = 0.8) -> int:
+    """Token lines with a Conf value below the threshold (one low-confidence
+    diagnostic each), read from the file itself."""
+    words = 0
+    for line in lines:
+        cells = line.split("\t")
+        conf = next((item[5:] for item in cells[-1].split("|") if item.startswith("Conf=")), None) \
+            if len(cells) == 10 else None
+        if conf is not None:
+            values = [float(part.split(":")[-1]) for part in conf.split(",")]
+            words += any(v < threshold for v in values)
+    return words
+
+
 def test_diagnostics_reach_vim_diagnostic_with_codes_and_cell_ranges(edited):
     diagnostics = edited["results"]["steps"]["opened"]["diagnostics"]
     lines = edited["before"]
     assert {d["source"] for d in diagnostics} == {"annoscore"}
+    low_words = words_with_low_cells(lines)
+    assert low_words == 7  # 15 cells
     assert Counter(d["code"] for d in diagnostics) == {
-        "low-confidence": 15, "cycle": 2, "segmentation-mismatch": 1, "unparsed": 1}
+        "low-confidence": low_words, "cycle": 2, "segmentation-mismatch": 1, "unparsed": 1}
     assert spans(diagnostics, "cycle") == [cell(lines, token_line(lines, "demo-4", 3), HEAD),
                                            cell(lines, token_line(lines, "demo-4", 6), HEAD)]
     assert spans(diagnostics, "segmentation-mismatch") == [cell(lines, token_line(lines, "demo-2", 2), FORM)]
@@ -216,9 +232,10 @@ def test_diagnostics_reach_vim_diagnostic_with_codes_and_cell_ranges(edited):
     assert spans(diagnostics, "unparsed") == [(unparsed, 0, len(lines[unparsed].encode("utf-8")))]
     # After "Ñeovim" (two bytes for Ñ): byte columns, whatever the wire encoding.
     neovim = token_line(lines, "demo-5", 4)
-    assert cell(lines, neovim, UPOS) in spans(diagnostics, "low-confidence")
+    # One diagnostic over the word's low cells (LEMMA and UPOS here; HEAD is above the threshold).
+    assert (neovim, cell(lines, neovim, LEMMA)[1], cell(lines, neovim, UPOS)[2]) in spans(diagnostics, "low-confidence")
     severities = {d["code"]: d["severity"] for d in diagnostics}
-    assert severities["cycle"] == 1 and severities["low-confidence"] == 3  # error, information
+    assert severities["cycle"] == 1 and severities["low-confidence"] == 4  # error, hint
 
 
 def test_hover_over_a_cell_shows_it_beside_gold(edited):
@@ -245,7 +262,8 @@ def test_status_line_shows_the_score_and_counts(edited):
 def test_editing_a_cell_and_saving_updates_diagnostics_and_status(edited):
     saved = edited["results"]["steps"]["saved"]
     assert Counter(d["code"] for d in saved["diagnostics"]) == {
-        "low-confidence": 15, "segmentation-mismatch": 1, "unparsed": 1}
+        "low-confidence": words_with_low_cells(lines_of(edited["expected_after"])), "segmentation-mismatch": 1,
+        "unparsed": 1}
     expected = status_for(edited["expected_after"], edited["gold"], unparsed=1, refused=0, low=15)
     assert saved["status"] == expected and "refused" not in expected
     assert saved["status"] != edited["results"]["steps"]["opened"]["status"]

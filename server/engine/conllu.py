@@ -98,17 +98,27 @@ class SentenceInfo:
         """The sentence again (lines inside it count from its own first line)."""
         return parse_blocks(self.segment.block or "", 0)[self.index]
 
-    def low_problems(self, threshold: float) -> list[Problem]:
-        """A ``low-confidence`` problem per cell below the threshold (relative lines), kept."""
-        if self.shown_low is None or self.shown_low[0] != threshold:
+    def low_problems(self, threshold: float, per_word: bool = True) -> list[Problem]:
+        """``low-confidence`` problems (relative lines), kept: one per word
+        naming its cells below the threshold, or with ``per_word=False`` one
+        per cell."""
+        if self.shown_low is None or self.shown_low[:2] != (threshold, per_word):
             problems = []
             if self.low:
                 sentence = self.parse()
                 lines = sentence.lines
-                for cell in low_cells(sentence, threshold)[0]:
-                    problems.append(low_confidence_problem(self, cell, lines[cell[0]], threshold))
-            self.shown_low = (threshold, problems)
-        return self.shown_low[1]
+                cells = low_cells(sentence, threshold)[0]
+                if per_word:
+                    by_line: dict[int, list] = {}
+                    for cell in cells:
+                        by_line.setdefault(cell[0], []).append(cell)
+                    for line, word_cells in by_line.items():
+                        problems.append(low_confidence_word_problem(word_cells, lines[line], threshold))
+                else:
+                    for cell in cells:
+                        problems.append(low_confidence_problem(self, cell, lines[cell[0]], threshold))
+            self.shown_low = (threshold, per_word, problems)
+        return self.shown_low[2]
 
 
 def analyze_segment(segment: Segment, threshold: float) -> tuple[list[SentenceInfo], list[Sentence]]:
@@ -167,11 +177,24 @@ def analyze_segments(segments: Sequence[Segment], threshold: float,
                     keep[id(info)] = sentence
 
 
+def low_confidence_word_problem(cells: list[tuple[int, int, int, str, float]], line_text: str,
+                                threshold: float) -> Problem:
+    """One word's cells below the threshold, in one diagnostic over them
+    (a quiet hint: a prediction with Conf on every word would otherwise
+    fill the editor)."""
+    cells = sorted(cells, key=lambda cell: cell[1])
+    named = ", ".join(f"{column} {quoted(line_text[start:end])} {number:.2f}"
+                      for _, start, end, column, number in cells)
+    return Problem("low-confidence", f"low confidence: {named} (below {threshold:g})",
+                   cells[0][0], cells[0][1], max(cell[2] for cell in cells), Severity.HINT,
+                   data=(("cells", len(cells)),))
+
+
 def low_confidence_problem(info: SentenceInfo, cell: tuple[int, int, int, str, float], line_text: str,
                            threshold: float) -> Problem:
     line, start, end, column, number = cell
     return Problem("low-confidence", f"{column} {quoted(line_text[start:end])} has confidence {number:.2f} "
-                   f"(below {threshold:g})", line, start, end, Severity.INFORMATION)
+                   f"(below {threshold:g})", line, start, end, Severity.HINT)
 
 
 # --------------------------------------------------------------------------

@@ -493,14 +493,23 @@ class Engine:
                 shown.add(p, line)
         # Low-confidence cells become diagnostics only as far as they are shown.
         threshold, left = self.settings.threshold, index.low
+        per_word = self.settings.low_confidence == "word"
         for info in filter(attrgetter("low"), infos):
             if not shown.wants("low-confidence"):
-                shown.count("low-confidence", left)
                 break
             line = info.first_line
-            for problem in info.low_problems(threshold):
+            for problem in info.low_problems(threshold, per_word):
+                if not shown.wants("low-confidence"):
+                    break
                 shown.add(problem, line)
-            left -= info.low
+                left -= problem.datum("cells", 1)  # type: ignore[operator]
+        if left > 0 and shown.enabled("low-confidence"):
+            first = shown.first.get("low-confidence")
+            shown.extra(Problem(
+                "low-confidence", f"{left} more cells below the confidence threshold {threshold:g} are not "
+                f"shown (at most {shown.cap} diagnostics per kind; see annoscore.maxDiagnostics)",
+                first.line if first else 0, first.start if first else 0, first.end if first else 0,
+                first.severity if first else Severity.HINT))
         if summarize_unparsed:
             first = unparsed[0].first_line
             shown.add(Problem(
@@ -632,18 +641,23 @@ class _Shown:
         self.counts: dict[str, int] = {}
         self.problems: list[Problem] = []
         self.first: dict[str, Problem] = {}
+        self.summaries: list[Problem] = []
 
     def _severity(self, code: str, default: Severity) -> Severity | None:
         if code not in self.severity:
             self.severity[code] = severity_for(self.settings, code, default)
         return self.severity[code]
 
-    def _enabled(self, code: str) -> bool:
+    def enabled(self, code: str) -> bool:
         # Any default will do: only "off" (None) matters here.
         return severity_for(self.settings, code, Severity.ERROR) is not None
 
     def wants(self, code: str) -> bool:
-        return self.counts.get(code, 0) < self.cap and self._enabled(code)
+        return self.counts.get(code, 0) < self.cap and self.enabled(code)
+
+    def extra(self, problem: Problem) -> None:
+        """A summary of its own, past the cap (not counted)."""
+        self.summaries.append(problem)
 
     def saturated(self, problems: Sequence[Problem]) -> bool:
         """Count the problems without looking at them when every one of them
@@ -657,9 +671,6 @@ class _Shown:
                 counts[p.code] = counts.get(p.code, 0) + 1
         return True
 
-    def count(self, code: str, n: int) -> None:
-        if self._enabled(code):
-            self.counts[code] = self.counts.get(code, 0) + n
 
     def add(self, problem: Problem, line: int = 0) -> None:
         severity = self._severity(problem.code, problem.severity)
@@ -681,4 +692,4 @@ class _Shown:
                     code, f"{n - self.cap} more '{code}' diagnostics are not shown (at most {self.cap} "
                     "per kind; see annoscore.maxDiagnostics)", first.line, first.start, first.end,
                     first.severity))
-        return out
+        return out + self.summaries
