@@ -36,6 +36,8 @@ class Segment:
     bom: bool = False      # the text starts with a byte-order mark (not part of the block)
     # What the engine derived from this text (kept until the text changes).
     analysis: object = None
+    # The subtyped relations its DEPREL cells use (made when completion asks).
+    subtypes: frozenset | None = None
     n_lines: int = 0       # lines this segment starts (a last segment without a final newline has one more)
 
     def __post_init__(self) -> None:

@@ -230,6 +230,17 @@ def test_completion_offers_tags_relations_and_head_words(tmp_path):
     assert "punct" in deprel and deprel[37:] == ["nsubj:pass"]  # the subtype this sentence uses
     head = complete(engine, path, s1 + 2, at(text, s1 + 2, 6)).candidates
     assert [(c.value, c.detail) for c in head] == [("0", "the root"), ("1", "word 1: The"), ("3", "word 3: sat")]
+    # Subtypes used elsewhere in the file, gold's first (and not twice).
+    text = text.replace("1\tdog\tdog\tNOUN\t_\t_\t0\troot", "1\tdog\tdog\tNOUN\t_\t_\t0\tobl:tmod")
+    gold = GOLD.replace("2\tb\tb\tX\t_\t_\t1\tdep", "2\tb\tb\tX\t_\t_\t1\tdep:gold") \
+        .replace("2\te\te\tX\t_\t_\t1\tdep", "2\te\te\tX\t_\t_\t1\tobl:tmod")
+    engine, path = opened(tmp_path, text, gold)
+    s2 = line_of(text, "# sent_id = s2")
+    found = complete(engine, path, s2 + 1, at(text, s2 + 1, 7)).candidates[37:]
+    assert [(c.value, c.detail) for c in found] == [
+        ("dep:gold", "subtype used in gold"), ("obl:tmod", "subtype used in gold"),
+        ("nsubj:pass", "subtype used in this file")]
+    assert [c.sort for c in found] == sorted(c.sort for c in found)
     assert complete(engine, path, s1 + 2, at(text, s1 + 2, 2)) is None  # LEMMA: an open set
     assert complete(engine, path, s1, 3) is None  # a comment line
 

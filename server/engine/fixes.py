@@ -11,6 +11,8 @@ Only problems with one obviously right mend get a fix:
 - ``format-final-blank-line``: a blank line is added at the end;
 - ``gold-diff``: the cell takes gold's value (a HEAD renumbered to this
   sentence's words; no fix when gold's head word is not aligned with one).
+  Offered on any cell that differs from gold (`gold_fix_at`), also when the
+  gold-diff diagnostics are off.
 
 Refused trees (cycles, several roots, missing heads) get none: attaching a
 word somewhere would make the tree acceptable and the annotation wrong, and
@@ -28,6 +30,8 @@ from ..textstore import TextStore
 from .cells import Cell, describe
 
 FIXABLE = frozenset({"format-spaces", "format-empty-sentence", "format-final-blank-line", "gold-diff"})
+# The cells gold's value can be taken for.
+GOLD_COLUMNS = frozenset({"LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL"})
 
 # (start line, start column, end line, end column, new text), in code points.
 Edit = tuple[int, int, int, int, str]
@@ -67,8 +71,15 @@ def fix_for(engine, key: str, code: str, line: int, start: int) -> Fix | None:
         tail = store.line(last)
         return Fix("Add the blank line that ends the last sentence",
                    [(last, len(tail), last, len(tail), "\n" if not tail else "\n\n")])
-    cell = describe(engine, key, line, start)
-    if not isinstance(cell, Cell) or cell.gold is None:
+    return gold_fix_at(engine, key, line, start)
+
+
+def gold_fix_at(engine, key: str, line: int, column: int) -> Fix | None:
+    """Gold's value for the cell at (line, column) when it differs (offered
+    wherever the cursor is, whether or not gold-diff diagnostics are shown)."""
+    cell = describe(engine, key, line, column)
+    if not isinstance(cell, Cell) or cell.gold is None or cell.word is None or \
+            cell.name not in GOLD_COLUMNS:
         return None
     value = cell.gold.value(cell.column)
     if cell.column == HEAD and cell.gold.head_here is None:

@@ -1,7 +1,9 @@
 """Quick fixes (``textDocument/codeAction``, kind ``quickfix``).
 
 For each annoscore diagnostic the client sends with the request whose code
-has a fix (`server.engine.fixes`), one code action carrying the edit.  The
+has a fix (`server.engine.fixes`), one code action carrying the edit; and
+gold's value for the cell at the cursor when it differs from the prediction
+(gold-diff diagnostics are off by default, the fix is offered anyway).  The
 editor applies it, and can undo it: the server never writes the file.
 Positions go from the client's encoding to code points and back against the
 engine's own copy of each line.
@@ -11,7 +13,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from ...engine.fixes import FIXABLE, fix_for
+from ...engine.fixes import FIXABLE, fix_for, gold_fix_at
 
 
 class QuickFixes:
@@ -28,13 +30,32 @@ class QuickFixes:
                 return None
             wanted = [d for d in params.context.diagnostics
                       if d.source == "annoscore" and isinstance(d.code, str) and d.code in FIXABLE]
-            if not wanted:
-                return None
             uri = params.text_document.uri
-            return await ls.worker.run(self.actions, uri, wanted) or None
+            return await ls.worker.run(self.actions, uri, wanted, params.range.start) or None
 
-    def actions(self, uri: str, diagnostics: list[types.Diagnostic]) -> list[types.CodeAction]:
-        """(On the engine thread.)"""
+    def actions(self, uri: str, diagnostics: list[types.Diagnostic],
+                cursor: types.Position | None = None) -> list[types.CodeAction]:
+        """(On the engine thread.)  A fix per diagnostic that has one, and
+        gold's value for the cell at the cursor when it differs (without a
+        gold-diff diagnostic there: those are off by default)."""
+        ls = self.server
+        out = self._fixes(uri, diagnostics)
+        if cursor is not None and not any(d.code == "gold-diff" and _covers(d.range, cursor) for d in diagnostics):
+            where = ls.conllu_position(uri, cursor.line, cursor.character)
+            fix = gold_fix_at(ls.engine, where[0], cursor.line, where[1]) if where is not None else None
+            if fix is not None:
+                out.append(self._action(where[0], uri, fix, []))  # type: ignore[index]
+        return out
+
+    def _action(self, key: str, uri: str, fix, diagnostics: list[types.Diagnostic]) -> types.CodeAction:
+        ls = self.server
+        edits = [types.TextEdit(range=ls.client_range(key, l1, c1, l2, c2), new_text=new_text)
+                 for l1, c1, l2, c2, new_text in fix.edits]
+        return types.CodeAction(title=fix.title, kind=types.CodeActionKind.QuickFix,
+                                diagnostics=diagnostics or None, is_preferred=bool(diagnostics),
+                                edit=types.WorkspaceEdit(changes={uri: edits}))
+
+    def _fixes(self, uri: str, diagnostics: list[types.Diagnostic]) -> list[types.CodeAction]:
         ls = self.server
         out = []
         for diagnostic in diagnostics:
@@ -44,11 +65,11 @@ class QuickFixes:
                 break
             key = where[0]
             fix = fix_for(ls.engine, key, str(diagnostic.code), start.line, where[1])
-            if fix is None:
-                continue
-            edits = [types.TextEdit(range=ls.client_range(key, l1, c1, l2, c2), new_text=new_text)
-                     for l1, c1, l2, c2, new_text in fix.edits]
-            out.append(types.CodeAction(title=fix.title, kind=types.CodeActionKind.QuickFix,
-                                        diagnostics=[diagnostic], is_preferred=True,
-                                        edit=types.WorkspaceEdit(changes={uri: edits})))
+            if fix is not None:
+                out.append(self._action(key, uri, fix, [diagnostic]))
         return out
+
+
+def _covers(span: types.Range, position: types.Position) -> bool:
+    return (span.start.line, span.start.character) <= (position.line, position.character) <= \
+        (span.end.line, span.end.character)
