@@ -23,6 +23,9 @@ from __future__ import annotations
 import re
 
 LIMIT = 40  # characters of user text in one message: enough to recognise it
+# Identifiers (sent_ids) are searched for, so they are quoted whole up to
+# this length (UD's run to 70 and more).
+ID_LIMIT = 120
 
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 _CONTROLS = {c: _NAMED.get(chr(c), f"\\x{c:02x}") for c in [*range(0x20), *range(0x7F, 0xA0)]}
@@ -59,3 +62,9 @@ def quoted(text: str, limit: int = LIMIT) -> str:
     if len(text) <= limit:
         return f"'{printable(text)}'"
     return f"'{printable(text[:limit])}…' ({len(text):,} characters)"
+
+
+def identifier(text: str) -> str:
+    """A sent_id (or another name a user searches for) in a message: whole
+    unless it is absurdly long."""
+    return excerpt(text, ID_LIMIT)

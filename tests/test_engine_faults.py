@@ -186,3 +186,56 @@ def test_past_the_cap_the_cells_left_are_summed_up(tmp_path):
     problems, _ = low(tmp_path, max_diagnostics=1)
     assert len(problems) == 2
     assert problems[-1].message.startswith("7 more cells below the confidence threshold 0.8 are not shown")
+
+
+# --- sentence boundaries --------------------------------------------------------------
+
+SPLIT_GOLD = conllu("# sent_id = g1\n1 Hi hi INTJ _ _ 0 root _ _\n2 . . PUNCT _ _ 1 punct _ _",
+                    "# sent_id = g2\n1 Go go VERB _ _ 0 root _ _\n2 now now ADV _ _ 1 advmod _ _",
+                    "# sent_id = g3\n1 Yes yes INTJ _ _ 0 root _ _\n2 , , PUNCT _ _ 3 punct _ _\n"
+                    "3 sure sure ADJ _ _ 1 conj _ _")
+# The parser joined g1 and g2, and cut g3 after the comma (no sent_ids: aligned as one running text).
+SPLIT_PRED = conllu("1 Hi hi INTJ _ _ 0 root _ _\n2 . . PUNCT _ _ 1 punct _ _\n3 Go go VERB _ _ 1 parataxis _ _\n"
+                    "4 now now ADV _ _ 3 advmod _ _",
+                    "1 Yes yes INTJ _ _ 0 root _ _\n2 , , PUNCT _ _ 1 punct _ _",
+                    "1 sure sure ADJ _ _ 0 root _ _")
+
+
+def test_where_the_predicted_split_differs_from_golds_it_says_so(tmp_path):
+    engine, path = engine_with(tmp_path, SPLIT_PRED, SPLIT_GOLD)
+    found = [(p.line, SPLIT_PRED.split("\n")[p.line][p.start:p.end], p.message)
+             for p in engine.diagnostics(path) if p.code == "sentence-boundary"]
+    assert [(line, form) for line, form, _ in found] == [(1, "."), (6, ",")]
+    assert found[0][2].startswith("gold's sentence g1 ends after '.', where this one goes on")
+    assert found[1][2].startswith("this sentence ends after ',', where gold's sentence g3 goes on")
+    # The same file with gold's split has none.
+    engine, path = engine_with(tmp_path, SPLIT_GOLD, SPLIT_GOLD)
+    assert not [p for p in engine.diagnostics(path) if p.code == "sentence-boundary"]
+
+
+def test_sentence_boundaries_on_a_real_parsers_output(tmp_path):
+    """The CoNLL 2018 baseline did its own sentence splitting: every
+    predicted sentence end gold does not have, and every gold end the
+    prediction does not have, is one sentence-boundary diagnostic."""
+    import shutil
+    from conftest import shared_path
+    from scorer.conllu.reader import read_text
+    source = shared_path("data", "predicted", "conll2018")
+    shutil.copy(source / "pred" / "fr_gsd.conll18-baseline.conllu", tmp_path / "fr.conllu")
+    shutil.copy(source / "gold" / "fr_gsd.conllu", tmp_path / "fr.gold.conllu")
+
+    def ends(path) -> set[int]:
+        out, offset = [], 0
+        for sentence in read_text(path.read_text(encoding="utf-8")).sentences:
+            offset += len(sentence.chars)
+            out.append(offset)
+        return set(out[:-1])
+
+    predicted, gold = ends(tmp_path / "fr.conllu"), ends(tmp_path / "fr.gold.conllu")
+    engine = Engine(str(tmp_path), Settings())
+    path = str(tmp_path / "fr.conllu")
+    engine.open(path, path, (tmp_path / "fr.conllu").read_text(encoding="utf-8"), 1)
+    engine.rescore(path)
+    messages = [p.message for p in engine.diagnostics(path) if p.code == "sentence-boundary"]
+    assert sum(m.startswith("this sentence ends") for m in messages) == len(predicted - gold) > 0
+    assert sum(m.startswith("gold's sentence") for m in messages) == len(gold - predicted) > 0

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..excerpt import excerpt, quoted
+from ..excerpt import excerpt, identifier, quoted
 from ..problems import Problem
 from ..report import Signature, percent, proportion, render_table
 from ..stats import CalibrationTable, ThresholdReport, wilson_interval
@@ -171,7 +171,7 @@ def metrics_table(result: ConlluResult, counts: bool = False) -> str:
 def _describe(ref: SentenceRef) -> str:
     where = f"line {ref.line + 1}"
     if ref.sent_id is not None:
-        where += f" ({excerpt(ref.sent_id)})"
+        where += f" ({identifier(ref.sent_id)})"
     return where
 
 

@@ -43,7 +43,7 @@ from scorer.conllu.score import (
 )
 from scorer.conllu.sentence import FORM, HEAD, Sentence
 from scorer.conllu.text import strip_spaces
-from scorer.excerpt import excerpt, quoted
+from scorer.excerpt import excerpt, identifier, quoted
 from scorer.problems import Problem, Severity
 
 from ..textstore import Segment
@@ -659,9 +659,14 @@ class ConlluPairing:
     def _pair_problems(self, golds: list[Sentence], systems: list[Sentence],
                        scored: ChunkScore) -> Sequence[Sequence[Problem]]:
         many_roots = [k for k, sentence in enumerate(systems) if sentence.heads.count(0) > 1]
-        if not scored.unaligned_system and not self.settings.gold_diff and not many_roots:
+        split_otherwise = len(golds) > 1 or len(systems) > 1
+        if not scored.unaligned_system and not self.settings.gold_diff and not many_roots \
+                and not split_otherwise:
             return NONE
         per_system: list[list[Problem]] = [[] for _ in systems]
+        if split_otherwise:
+            for k, problem in _boundary_problems(golds, systems):
+                per_system[k].append(problem)
         for (k, i) in scored.unaligned_system or ():
             per_system[k].append(_segmentation_mismatch(systems, golds, k, i))
         if many_roots and scored.outcomes is not None:
@@ -886,6 +891,58 @@ def _segmentation_mismatch(systems: list[Sentence], golds: list[Sentence], k: in
         if gold_here else "nothing"
     return Problem("segmentation-mismatch", f"{what} is not aligned with a gold word; gold has "
                    f"{gold_text} here", line, start, end, Severity.WARNING)
+
+
+def _boundary_problems(golds: list[Sentence], systems: list[Sentence]) -> list[tuple[int, Problem]]:
+    """``sentence-boundary`` where a chunk's predicted sentences end
+    elsewhere than gold's (the chunk has one running text on both sides):
+    on the last token of a predicted sentence that gold's goes on past, and
+    on the token after which gold ends a sentence the prediction goes on
+    past.  (Problems per system sentence, as (sentence, problem).)"""
+    def ends(sentences: list[Sentence]) -> list[int]:
+        out, offset = [], 0
+        for sentence in sentences:
+            offset += len(sentence.chars)
+            out.append(offset)
+        return out
+
+    gold_ends, system_ends = ends(golds), ends(systems)
+    tokens = _token_spans(systems)
+    out = []
+
+    def at(offset: int) -> tuple[int, int, str] | None:
+        """The system sentence, word and form of the token ending at (or holding) ``offset``."""
+        for start, end, k, first, _end, described in tokens:
+            if start < offset <= end:
+                return k, first, described
+        return None
+
+    gold_names = {end: golds[g].sent_id for g, end in enumerate(gold_ends)}
+    for k, end in enumerate(system_ends[:-1]):
+        if end not in gold_names:
+            found = at(end)
+            goes_on = next((golds[g].sent_id for g, e in enumerate(gold_ends) if e > end), None)
+            if found is not None:
+                out.append((found[0], _on_form(systems, found[0], found[1], (
+                    f"this sentence ends after {found[2]}, where gold's sentence "
+                    f"{identifier(goes_on or '')} goes on".replace(" sentence  goes", " sentence goes")
+                    + " (aligned with gold as one running text here)"))))
+    for g, end in enumerate(gold_ends[:-1]):
+        if end not in system_ends:
+            found = at(end)
+            if found is not None:
+                name = identifier(golds[g].sent_id or "")
+                out.append((found[0], _on_form(systems, found[0], found[1], (
+                    f"gold's sentence {name} ends after {found[2]}".replace("sentence  ends", "sentence ends")
+                    + ", where this one goes on (aligned with gold as one running text here)"))))
+    return out
+
+
+def _on_form(systems: list[Sentence], k: int, word: int, message: str) -> Problem:
+    sentence = systems[k]
+    line = sentence.word_line[word]
+    start, end = cell_span(sentence.lines[line], FORM)
+    return Problem("sentence-boundary", message, line, start, end, Severity.WARNING)
 
 
 def _roots_against_gold(sentence: Sentence, k: int, golds: list[Sentence],

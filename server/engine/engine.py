@@ -42,7 +42,7 @@ from scorer.conllu.counts import METRICS
 from scorer.binary import text_binary_problem
 from scorer.conllu.evaluate import ConlluOptions, ConlluResult, SentenceRef
 from scorer.conllu.report import conllu_text
-from scorer.excerpt import excerpt
+from scorer.excerpt import excerpt, identifier
 from scorer.gcpause import gc_paused
 from scorer.problems import Problem, Severity
 from scorer.report import Signature
@@ -518,7 +518,7 @@ class Engine:
                 refuses=True))
         pairing = document.conllu
         if pairing is not None and pairing.missing:
-            names = [excerpt(pairing.gold[k].sent_id or "") or f"line {pairing.gold[k].first_line + 1}"
+            names = [identifier(pairing.gold[k].sent_id or "") or f"line {pairing.gold[k].first_line + 1}"
                      for k in pairing.missing[:5]]
             more = f" and {len(pairing.missing) - 5} more" if len(pairing.missing) > 5 else ""
             shown.add(Problem(
