@@ -222,3 +222,32 @@ async def test_hover_keeps_gold_for_the_sentences_an_edit_did_not_touch(racing_c
                 range=types.Range(start=types.Position(line=form[0], character=form[1]),
                                   end=types.Position(line=form[0], character=form[2])), text=text)]))
     assert "gold: `NOUN`" in await hover_text(upos[0], upos[1]) or "gold: 'NOUN'" in await hover_text(upos[0], upos[1])
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_a_long_first_pass_shows_its_progress(racing_client: LanguageClient):
+    """Work-done progress for the first scoring of a large document: begin,
+    percentages that grow, end, before the score is published."""
+    client = racing_client
+    if not (client.capabilities.window and client.capabilities.window.work_done_progress):
+        pytest.skip("this preset's client does not show progress")
+    text, gold = copies(PRED, 700), copies(GOLD, 700)  # 7,000 sentences
+    pred, _ = workspace(client.root, text, gold)
+    uri = pred.as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=uri, language_id="conllu", version=1, text=text)))
+    await wait_for(lambda: any(s.version == 1 for s in client.scores), timeout=60)
+    (reports,) = client.progress_reports.values()
+    kinds = [type(r).__name__ for r in reports]
+    assert kinds[0] == "WorkDoneProgressBegin" and kinds[-1] == "WorkDoneProgressEnd"
+    percentages = [r.percentage for r in reports[1:-1]]
+    assert len(percentages) >= 3 and percentages == sorted(percentages) and max(percentages) <= 100
+    # A one-cell edit afterwards is quick: no progress for it.
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangePartial(
+            range=types.Range(start=types.Position(line=2, character=2), end=types.Position(line=2, character=2)),
+            text="x")]))
+    client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    await wait_for(lambda: any(s.version == 2 for s in client.scores), timeout=60)
+    assert len(client.progress_reports) == 1

@@ -59,6 +59,7 @@ BULK_BATCH = 64
 # Plain sentences whose columns a full pass keeps until they are counted
 # (see GoldSource.keep); past this, they are read again when counted.
 KEEP_LIMIT = 8192
+PROGRESS_STEP = 512  # sentences between two reports of a whole pass's progress
 
 
 @dataclass(slots=True, eq=False)
@@ -326,7 +327,7 @@ class ConlluPairing:
     # --- the whole thing ----------------------------------------------------------
 
     def rescore(self, segments: Sequence[Segment], gold: GoldSource,
-                local: "_Local | None" = None) -> None:
+                local: "_Local | None" = None, progress: Callable[[float], None] | None = None) -> None:
         """Pair and count everything: the predicted document's ``segments``
         against ``gold``.  Units whose sentences are the same objects as
         before keep their counts — those counted in bulk too, so that after
@@ -502,6 +503,8 @@ class ConlluPairing:
             k += 1
             if local is None:
                 self.system.append(info)
+                if progress is not None and not k % PROGRESS_STEP:
+                    progress(k / max(len(segments), 1))
             position[id(info)] = k
             for chunk in pairer.feed(info):  # type: ignore[arg-type]
                 handle(chunk)

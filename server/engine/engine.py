@@ -58,6 +58,12 @@ from . import parts
 from .parts import rescore_in_two
 
 UNPARSED_CAP = 20  # more unparsed sentences than this: one summary diagnostic
+# A whole pass over a document of this many sentence segments or more is
+# long enough (a few seconds) for an editor to show its progress.
+LONG_PASS_SEGMENTS = 5000
+PROGRESS_STEP = 512  # segments between two reports of progress
+
+Progress = Callable[[float], None]
 INCREMENTAL_LIMIT = 64  # more new sentences than this: pair everything again
 
 
@@ -315,23 +321,25 @@ class Engine:
 
     # --- scoring --------------------------------------------------------------
 
-    def rescore(self, key: str) -> list[str]:
+    def rescore(self, key: str, progress: Progress | None = None) -> list[str]:
         """Bring a document's results up to date, and those of the open
         documents it is the gold of.  Returns the keys of documents whose
-        diagnostics may have changed (itself, its gold, its predictions)."""
-        out = self._rescore_one(key)
+        diagnostics may have changed (itself, its gold, its predictions).
+        ``progress`` is told how far a whole pass over the document is
+        (0 to 1), now and then."""
+        out = self._rescore_one(key, progress)
         document = self.documents.get(key)
         if document is not None and document.path is not None:
             for dependent in self.dependents(document.path):
                 out += [k for k in self._rescore_one(dependent.key) if k not in out]
         return out
 
-    def _rescore_one(self, key: str) -> list[str]:
+    def _rescore_one(self, key: str, progress: Progress | None = None) -> list[str]:
         document = self.documents.get(key)
         if document is None:
             return []
         try:
-            out = self._rescore_document(document)
+            out = self._rescore_document(document, progress)
         except Exception as error:  # a fault of ours: say so on the document, start afresh next time
             self.log(f"rescoring {key} failed:\n{traceback.format_exc()}")
             document.failure = excerpt(f"{type(error).__name__}: {error}")
@@ -340,7 +348,7 @@ class Engine:
         document.failure = None
         return out
 
-    def _rescore_document(self, document: Document) -> list[str]:
+    def _rescore_document(self, document: Document, progress: Progress | None) -> list[str]:
         key = document.key
         if document.binary is not None:  # not text: nothing to score
             document.conllu = document.state = document._index = document.edits = None
@@ -357,9 +365,12 @@ class Engine:
         if gold is None:
             if changes is None:
                 with gc_paused():
-                    for segment in document.store.segments:
+                    segments = document.store.segments
+                    for k, segment in enumerate(segments):
                         if segment.analysis is None or segment.analysis[0] != threshold:
                             segment.analysis = (threshold, analyze_segment(segment, threshold)[0])
+                        if progress is not None and not k % PROGRESS_STEP:
+                            progress(k / len(segments))
                     gc.freeze()
                 document._index = _Index(document.store)
             document.conllu = None
@@ -393,8 +404,9 @@ class Engine:
                 pairing = document.conllu = ConlluPairing(settings)
             with gc_paused():
                 if reusable or not rescore_in_two(pairing, document.store.segments, gold.store.segments,
-                                                  threshold, self.log):
-                    pairing.rescore(document.store.segments, GoldSource(gold.store.segments, threshold))
+                                                  threshold, self.log, progress):
+                    pairing.rescore(document.store.segments, GoldSource(gold.store.segments, threshold),
+                                    progress=progress)
                 gc.freeze()  # see the module's docstring
             pairing.gold_state = gold_state
         if changes is None:
@@ -403,6 +415,16 @@ class Engine:
         if gold.in_editor:
             out.append(gold.key)
         return out
+
+    def long_pass_ahead(self, key: str) -> bool:
+        """Whether rescoring the document now means a whole pass over a large
+        one (its first scoring, or after new settings or a new text)."""
+        document = self.documents.get(key)
+        if document is None or not isinstance(document.store, TextStore) or \
+                len(document.store.segments) < LONG_PASS_SEGMENTS:
+            return False
+        return document._index is None or document.edits is None or \
+            (document.pairing.gold is not None and document.conllu is None)
 
     def _patch(self, document: Document, edits: list[tuple[list, list]] | None) -> list[tuple] | None:
         """Analyse what the edits inserted and put it in the document's index.

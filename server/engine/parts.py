@@ -327,7 +327,8 @@ class _Launch(threading.Thread):
 
 
 def rescore_in_two(pairing: ConlluPairing, system: Sequence[Segment], gold: Sequence[Segment],
-                   threshold: float, log: Callable[[str], None]) -> bool:
+                   threshold: float, log: Callable[[str], None],
+                   progress: Callable[[float], None] | None = None) -> bool:
     """Pair and count everything (as `ConlluPairing.rescore`) in two
     processes.  Returns False, having done nothing that needs undoing, when
     the documents are too small, cannot be cut, or the halves cannot be
@@ -346,7 +347,8 @@ def rescore_in_two(pairing: ConlluPairing, system: Sequence[Segment], gold: Sequ
 
     first = ConlluPairing(pairing.settings)
     try:
-        first.rescore(system[:c], GoldSource(gold[:g], threshold))
+        # The halves go at about the same pace: the first one's is the whole's.
+        first.rescore(system[:c], GoldSource(gold[:g], threshold), progress=progress)
     except BaseException:
         launch.stop()
         raise

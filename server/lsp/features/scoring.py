@@ -17,6 +17,8 @@ import asyncio
 import logging
 from typing import Any
 
+from ..progress import PassProgress
+
 logger = logging.getLogger("annoscore")
 
 SCORE = "annoscore/score"
@@ -92,12 +94,23 @@ class Scoring:
         that an edit arriving meanwhile cannot slip in between: what is
         published is what was scored, with the version that was scored."""
         ls = self.server
-        for other, results in await self.server.worker.run(self._rescore_and_results, key):
-            self._send(other, *results)
+        progress = None
+        if PassProgress.wanted(ls) and await ls.worker.run(ls.engine.long_pass_ahead, key):
+            progress = PassProgress(ls, key)
+            if not await progress.begin():
+                progress = None
+        try:
+            results = await ls.worker.run(self._rescore_and_results, key,
+                                          progress.report if progress is not None else None)
+        finally:
+            if progress is not None:
+                progress.end()
+        for other, found in results:
+            self._send(other, *found)
 
-    def _rescore_and_results(self, key: str) -> list[tuple[str, tuple]]:
+    def _rescore_and_results(self, key: str, progress=None) -> list[tuple[str, tuple]]:
         """(On the engine thread.)"""
-        return [(other, self._results(other)) for other in self.server.engine.rescore(key)]
+        return [(other, self._results(other)) for other in self.server.engine.rescore(key, progress)]
 
     def _send(self, key: str, diagnostics, payload, version) -> None:
         ls = self.server
