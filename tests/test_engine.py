@@ -8,19 +8,13 @@ import shutil
 import pytest
 
 from conftest import mkpred, shared_path
+from incremental_support import (
+    EDITS, TEXT_EDITS, copies, edit_and_compare, open_pair, race_and_compare, snapshot,
+)
 from lsp_support import PRED, workspace
 from scorer.conllu.evaluate import ConlluOptions, evaluate_files
 from server.config import Settings
 from server.engine import Engine
-
-
-def open_pair(tmp_path, pred_text, name="x", settings=None):
-    engine = Engine(str(tmp_path), settings or Settings())
-    path = str(tmp_path / f"{name}.conllu")
-    engine.open(path, path, pred_text, 1)
-    engine.rescore(path)
-    return engine, path
-
 
 CONLLU_METRICS = ["Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags", "Lemmas",
                   "UAS", "LAS", "CLAS", "MLAS", "BLEX", "ELAS", "EULAS"]
@@ -48,114 +42,13 @@ def test_engine_totals_equal_evaluate(tmp_path, name, options, sentences):
     assert len(document.conllu.unmatched) == expected.unmatched.count
 
 
-def snapshot(engine, path):
-    document = engine.documents[path]
-    diagnostics = sorted((p.code, p.line, p.start, p.end, p.message) for p in engine.diagnostics(path))
-    return (document.conllu.totals.values if document.conllu else None, diagnostics, engine.score(path))
-
-
-EDITS = [
-    ("cell", 3, ["NOUN", "VERB", "X"]),
-    ("cell", 6, ["0", "1", "2", "_", "x"]),
-    ("cell", 7, ["root", "dep", "obl:arg"]),
-    ("cell", 1, ["dog", "dg", "ab"]),
-    ("cell", 9, ["_", "Conf=0.1", "Conf=UPOS:zz"]),
-    ("line", None, ["", "# note", "junk line"]),
-    ("delete", None, [None]),  # a whole line goes: sentences merge, a token vanishes
-]
-
-
-def random_edit(text: str, edits: list, rng: random.Random) -> tuple[tuple, str, str]:
-    """One random edit of ``text`` (see EDITS): the change as the engine
-    takes it, the edited text, and what kind of edit it was."""
-    lines = text.split("\n")
-    kind, column, values = rng.choice(edits)
-    value = rng.choice(values)
-    token_lines = [n for n, line in enumerate(lines) if line.count("\t") == 9]
-    if kind == "cell" and token_lines:  # on a token line
-        k = rng.choice(token_lines)
-        cells = lines[k].split("\t")
-        start = sum(len(c) + 1 for c in cells[:column])
-        change = ((k, start), (k, start + len(cells[column])), value)
-        cells[column] = value
-        lines[k] = "\t".join(cells)
-    elif kind == "delete" and len(lines) > 1:
-        k = rng.randrange(len(lines) - 1)
-        change = ((k, 0), (k + 1, 0), "")
-        del lines[k]
-    else:
-        k = rng.randrange(len(lines))
-        change = ((k, 0), (k, 0), str(value or "") + "\n")
-        lines.insert(k, str(value or ""))
-    return change, "\n".join(lines), f"{kind} {value!r}"
-
-
-def edit_and_compare(tmp_path, text: str, edits: list, steps: int, seed: int) -> None:
-    """Random edits of ``text`` (see EDITS), each applied to an engine that
-    has the document open; after each, its results must equal those of a
-    fresh engine opening the edited text."""
-    rng = random.Random(seed)
-    engine, path = open_pair(tmp_path, text)
-    for step in range(steps):
-        change, text, what = random_edit(text, edits, rng)
-        engine.change(path, step + 2, [change])
-        engine.rescore(path)
-        fresh, fresh_path = open_pair(tmp_path, text, name="x")
-        assert snapshot(engine, path) == snapshot(fresh, fresh_path), (step, what)
-
-
-def race_and_compare(tmp_path, text: str, edits: list, steps: int, seed: int) -> int:
-    """Random edits with the engine's other calls interleaved as an editor
-    and the language server interleave them: edits arriving before the last
-    rescore's results were read (diagnostics, score, report between an edit
-    and its rescore), several edits per rescore, rescores with nothing
-    changed.  Whenever the engine has rescored the latest text, its results
-    must equal a fresh engine's.  Returns how many times that was compared."""
-    rng = random.Random(seed)
-    engine, path = open_pair(tmp_path, text)
-    snapshot(engine, path)
-    version, compared, pending = 1, 0, False
-    for _ in range(steps):
-        action = rng.random()
-        if action < 0.55:
-            change, text, _ = random_edit(text, edits, rng)
-            version += 1
-            engine.change(path, version, [change])
-            pending = True
-        elif action < 0.75:
-            engine.diagnostics(path)  # read before the latest edit is rescored
-            engine.score(path)
-        elif action < 0.8:
-            engine.report(path)
-        else:
-            engine.rescore(path)
-            pending = False
-            if rng.random() < 0.5:
-                fresh, fresh_path = open_pair(tmp_path, text, name="x")
-                assert snapshot(engine, path) == snapshot(fresh, fresh_path), (seed, version)
-                compared += 1
-    if pending:
-        engine.rescore(path)
-    fresh, fresh_path = open_pair(tmp_path, text, name="x")
-    assert snapshot(engine, path) == snapshot(fresh, fresh_path), (seed, version)
-    return compared + 1
-
-
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_incremental_rescoring_equals_a_fresh_engine(tmp_path, seed):
     workspace(tmp_path)
     edit_and_compare(tmp_path, PRED, EDITS, 60, seed)
 
 
-def copies(text: str, n: int) -> str:
-    """``n`` copies of a document, each sent_id made distinct: the same
-    sentence texts over and over, as in a treebank made of copies."""
-    import re
-    return "".join(re.sub(r"(# sent_id = \S+)", lambda m: f"{m.group(1)}-c{i}", text) for i in range(n))
 
-
-TEXT_EDITS = EDITS + [("cell", 1, ["a", "b", "The", "cat", "sat", "xyz", "do", "n't"]),
-                      ("cell", 0, ["1", "2", "3", "1-2"])]
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -166,7 +59,8 @@ def test_edits_racing_rescores_equal_a_fresh_engine(tmp_path, seed):
     from lsp_support import GOLD
     pred, gold = copies(PRED, 3), copies(GOLD, 3)
     workspace(tmp_path, pred, gold)
-    assert race_and_compare(tmp_path, pred, TEXT_EDITS, 150, seed) > 5
+    edits, compared = race_and_compare(tmp_path, pred, TEXT_EDITS, 150, seed)
+    assert edits > 50 and compared > 5
 
 
 @pytest.mark.parametrize("seed", range(8))

@@ -20,7 +20,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from lsp_support import GOLD, PRED, SERVER, wait_for, workspace
 from server.config import Settings
 from server.engine import Engine
-from test_engine import TEXT_EDITS, copies, random_edit
+from incremental_support import TEXT_EDITS, copies, random_edit
 from test_lsp import prepare_client, start_session
 
 RACING_PRESETS = ["visual-studio-code", "neovim@v0.11.0"]
