@@ -613,3 +613,36 @@ def test_a_large_body_is_announced_before_it_is_read():
     assert stdin.read(5) == b"small" and announced == []
     assert bytes(stdin.read(len(body))) == body  # read all the same
     assert announced == [(len(body), 5)]        # told before any of it was read
+
+
+def empty_change(client: LanguageClient, uri: str, version: int) -> None:
+    """A didChange that changes nothing (some clients send one, e.g. after an undo)."""
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        content_changes=[]))
+
+
+@pytest.mark.asyncio(loop_scope="function")
+@pytest.mark.parametrize("run", ["onSave", "onType"])
+async def test_an_empty_change_still_advances_the_version(client: LanguageClient, run: str):
+    """An empty change is a change like any other: the document is at its
+    version from then on.  It is rescored when any change would be (after
+    the typing delay with onType, on save with onSave), and diagnostics,
+    the score notification and the request all say the new version."""
+    configure(client, {"run": run})
+    pred, _ = workspace(client.root)
+    uri = open_document(client, pred)
+    before = await diagnostics_for(client, uri, version=1)
+    await wait_for(lambda: client.scores and client.scores[-1].version == 1)
+    empty_change(client, uri, 2)
+    answer = await client.protocol.send_request_async("annoscore/score", {"uri": uri})
+    assert answer.version == 2
+    if run == "onSave":
+        await asyncio.sleep(1)  # (longer than the typing delay): nothing rescored without a save
+        assert client.versions[uri] == 1
+        client.text_document_did_save(types.DidSaveTextDocumentParams(
+            text_document=types.TextDocumentIdentifier(uri=uri)))
+    after = await diagnostics_for(client, uri, previous=before, version=2, timeout=10)
+    await wait_for(lambda: client.scores[-1].version == 2, timeout=10)
+    assert {(d.code, span(d)) for d in after} == {(d.code, span(d)) for d in before}  # the same text
+    assert client.scores[-1].metrics.LAS.f1 == client.scores[0].metrics.LAS.f1

@@ -3,7 +3,9 @@
 Every change goes to the engine thread in order; positions are turned from
 the client's encoding into code points there, against the engine's own copy
 of the line.  Rescoring happens on save, or while typing when the setting
-``run`` is ``onType`` (debounced).
+``run`` is ``onType`` (debounced).  A didChange with no changes (clients
+send one now and then) is a change like any other: the document takes its
+version, and it is rescored when any change would be.
 """
 
 from __future__ import annotations
@@ -69,6 +71,11 @@ class DocumentSync:
         engine = self.server.engine
         document = engine.documents.get(key)
         if document is None:
+            return
+        if not changes:
+            # A change that changes nothing still moves the document to its
+            # version: what is published next says that version.
+            engine.change(key, version, [])
             return
         encoding = self.server.encoding
         for change in changes:
