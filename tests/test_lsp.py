@@ -646,3 +646,90 @@ async def test_an_empty_change_still_advances_the_version(client: LanguageClient
     await wait_for(lambda: client.scores[-1].version == 2, timeout=10)
     assert {(d.code, span(d)) for d in after} == {(d.code, span(d)) for d in before}  # the same text
     assert client.scores[-1].metrics.LAS.f1 == client.scores[0].metrics.LAS.f1
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+async def plain_client(lsp_client: LanguageClient, tmp_path: Path):
+    """A client that shows hovers only as plain text."""
+    prepare_client(lsp_client, tmp_path, "visual-studio-code")
+    capabilities = client_capabilities("visual-studio-code")
+    capabilities.text_document.hover.content_format = [types.MarkupKind.PlainText]
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=capabilities, root_uri=tmp_path.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(uri=tmp_path.as_uri(), name="ws")]))
+    yield
+    await lsp_client.shutdown_session()
+
+
+# Values Markdown would eat: underscores (emphasis), '*' and '~~' (emphasis,
+# strikethrough), backticks (code spans), '<b>', '&amp;' and '[l](u)' (HTML,
+# an entity, a link), '\' (an escape).
+ODD_ID = "weblog-_nominations_20041117172713_ENG_20041117_-*a*"
+ODD_GOLD_ID = "g_1_*2*"
+ODD = [("1", "*", "*", "PUNCT", "`c", "2", "punct"),
+       ("2", "_x_", "a``b`", "X", "\\_", "0", "root"),
+       ("3", "<b>&amp;", "[l](u)", "X", "~~s~~", "2", "dep")]
+
+
+def odd_text(sent_id: str, xpos_of_1: str) -> str:
+    rows = [f"# sent_id = {sent_id}"]
+    for i, form, lemma, upos, xpos, head, deprel in ODD:
+        rows.append("\t".join([i, form, lemma, upos, xpos_of_1 if i == "1" else xpos, "_", head, deprel, "_", "_"]))
+    return "\n".join(rows) + "\n\n"
+
+
+def odd_expectations() -> list[tuple[int, int | None, str]]:
+    """(line, column, what the hover must show) for the sample (column None: a comment line), in plain words
+    with code in quotes; built here from the values, not from the server."""
+    (_, f1, _, _, x1, _, _), (_, f2, l2, _, x2, _, _), (_, f3, l3, _, x3, _, _) = ODD
+    where = f"in sentence {ODD_ID}"
+    return [
+        (1, 1, f"FORM · word 1 of 3, {f1}, {where}\n\n'{f1}'\n\ngold: aligned with word 1, {f1}, of {ODD_GOLD_ID}"),
+        (1, 4, f"XPOS · word 1 of 3, {f1}, {where}\n\n'{x1}'\n\ngold: '`c`'"),
+        (2, 1, f"FORM · word 2 of 3, {f2}, {where}\n\n'{f2}'\n\ngold: aligned with word 2, {f2}, of {ODD_GOLD_ID}"),
+        (2, 2, f"LEMMA · word 2 of 3, {f2}, {where}\n\n'{l2}'\n\ngold: '{l2}' (the same)"),
+        (2, 4, f"XPOS · word 2 of 3, {f2}, {where}\n\n'{x2}'\n\ngold: '{x2}' (the same)"),
+        (3, 1, f"FORM · word 3 of 3, {f3}, {where}\n\n'{f3}'\n\ngold: aligned with word 3, {f3}, of {ODD_GOLD_ID}"),
+        (3, 2, f"LEMMA · word 3 of 3, {f3}, {where}\n\n'{l3}'\n\ngold: '{l3}' (the same)"),
+        (3, 4, f"XPOS · word 3 of 3, {f3}, {where}\n\n'{x3}'\n\ngold: '{x3}' (the same)"),
+        (3, 6, f"HEAD · word 3 of 3, {f3}, {where}\n\n'2' → {f2}\n\ngold: '2' → {f2} (the same)"),
+        (0, None, f"{ODD_ID} · 3 words\n\ncounted against gold {ODD_GOLD_ID}\n\nUAS 3/3 (100.0%), LAS 3/3 (100.0%)"),
+    ]
+
+
+def rendered(markdown: str) -> str:
+    """What a user sees of Markdown: rendered as VS Code's renderer would
+    (markdown-it, CommonMark with GFM tables and strikethrough), code spans
+    shown in quotes, other markup gone."""
+    import html
+    import re as regex
+    from markdown_it import MarkdownIt
+    page = MarkdownIt("commonmark").enable(["table", "strikethrough"]).render(markdown)
+    page = regex.sub(r"<code>(.*?)</code>", lambda m: "'" + m[1] + "'", page, flags=regex.S)
+    paragraphs = regex.findall(r"<p>(.*?)</p>", page, flags=regex.S)
+    assert "".join(f"<p>{p}</p>\n" for p in paragraphs) == page  # nothing but paragraphs
+    return "\n\n".join(html.unescape(regex.sub(r"</?(em|strong)>", "", p)) for p in paragraphs)
+
+
+async def check_odd_hovers(client: LanguageClient, kind: types.MarkupKind) -> None:
+    text = odd_text(ODD_ID, "`c")
+    pred, _ = workspace(client.root, pred=text, gold=odd_text(ODD_GOLD_ID, "`c`"))
+    uri = open_document(client, pred)
+    await diagnostics_for(client, uri)
+    for line, column, expected in odd_expectations():
+        character = 3 if column is None else cell(text, line, column)[1] + 1
+        found = await client.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line, character)))
+        assert found.contents.kind == kind
+        shown = rendered(found.contents.value) if kind == types.MarkupKind.Markdown else found.contents.value
+        assert shown == expected, (line, character, found.contents.value)
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_hover_shows_every_value_as_it_is_in_markdown(client: LanguageClient):
+    await check_odd_hovers(client, types.MarkupKind.Markdown)
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_hover_shows_every_value_as_it_is_in_plain_text(plain_client: LanguageClient):
+    await check_odd_hovers(plain_client, types.MarkupKind.PlainText)
