@@ -566,55 +566,6 @@ async def test_a_large_document_is_first_scored_in_two_processes(client: Languag
     assert upos.precision * expected.score("UPOS").system_total == pytest.approx(
         expected.score("UPOS").correct - 1)
 
-
-def test_large_message_bodies_are_parsed_once_and_released():
-    import io
-    import json as json_module
-    from server.lsp.protocol import LARGE_MESSAGE, ReleasableInput
-    message = {"jsonrpc": "2.0", "method": "textDocument/didOpen",
-               "params": {"textDocument": {"text": "é" * LARGE_MESSAGE}}}
-    body = json_module.dumps(message, ensure_ascii=False).encode()
-    broken = b"{" + b"x" * LARGE_MESSAGE
-    stream = io.BufferedReader(io.BytesIO(body + b"abc" + broken + body))
-    stdin = ReleasableInput(stream)
-    hooked = []
-    stdin.structure = lambda data: hooked.append(sorted(data)) or data  # stands for pygls's hook
-
-    stand_in = stdin.read(len(body))
-    assert len(stand_in) < 100  # pygls's reader does not hold the body
-    parsed = stdin.take(json_module.loads(stand_in))
-    assert parsed == message and stdin.parsed == {}
-    assert ["jsonrpc", "method", "params"] in hooked  # parsed with the hook, as pygls would
-    assert stdin.read(3) == b"abc"  # small bodies go to pygls as they are
-    assert stdin.take({"jsonrpc": "2.0"}) == {"jsonrpc": "2.0"}
-    # Not JSON: pygls gets the text and reports the error itself.
-    assert stdin.read(len(broken)) == broken.decode()
-    # Without the hook (another reader), the body itself.
-    stdin.structure = None
-    assert bytes(stdin.read(len(body))) == body
-    assert stdin.read(LARGE_MESSAGE) == b""  # end of input: a short body, as from a plain stream
-
-
-def test_a_large_body_is_announced_before_it_is_read():
-    """The server starts what a large document's first pass needs while the
-    body is still being read; a failure there never stops the reading."""
-    import io
-    from server.lsp.protocol import LARGE_MESSAGE, ReleasableInput
-    body = b'{"jsonrpc": "2.0", "method": "x", "params": {"text": "' + b"a" * LARGE_MESSAGE + b'"}}'
-    stream = io.BufferedReader(io.BytesIO(b"small" + body + body))
-    stdin = ReleasableInput(stream)
-    announced = []
-
-    def coming(size: int) -> None:
-        announced.append((size, stream.tell()))
-        raise RuntimeError("could not get ready")
-
-    stdin.large_body_coming = coming
-    assert stdin.read(5) == b"small" and announced == []
-    assert bytes(stdin.read(len(body))) == body  # read all the same
-    assert announced == [(len(body), 5)]        # told before any of it was read
-
-
 def empty_change(client: LanguageClient, uri: str, version: int) -> None:
     """A didChange that changes nothing (some clients send one, e.g. after an undo)."""
     client.text_document_did_change(types.DidChangeTextDocumentParams(
@@ -733,3 +684,43 @@ async def test_hover_shows_every_value_as_it_is_in_markdown(client: LanguageClie
 @pytest.mark.asyncio(loop_scope="function")
 async def test_hover_shows_every_value_as_it_is_in_plain_text(plain_client: LanguageClient):
     await check_odd_hovers(plain_client, types.MarkupKind.PlainText)
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_requests_with_bad_params_are_refused_with_invalid_params(client: LanguageClient, capfd):
+    """A non-string uri, params that are not an object, a negative position:
+    InvalidParams naming what is wrong, one log line each, no traceback, and
+    the server goes on serving."""
+    from pygls.exceptions import JsonRpcException
+    uri = await open_sample(client)
+    capfd.readouterr()
+    def position(line: int, character: int) -> types.Position:
+        """A position lsprotocol would refuse to make (its validator is skipped)."""
+        made = types.Position(0, 0)
+        object.__setattr__(made, "line", line)
+        object.__setattr__(made, "character", character)
+        return made
+
+    document = types.TextDocumentIdentifier(uri=uri)
+    bad = [("annoscore/score", {"uri": 5}, "uri"), ("annoscore/report", [uri], "uri"),
+           ("annoscore/score", "x", "uri"),
+           ("textDocument/hover", types.HoverParams(document, position(-1, 0)), "Position.line"),
+           ("textDocument/definition", types.DefinitionParams(document, position(0, -4)), "Position.character"),
+           ("workspace/executeCommand", types.ExecuteCommandParams("annoscore.rescore", [5]), "URI")]
+    for method, params, words in bad:
+        with pytest.raises(JsonRpcException) as refused:
+            await client.protocol.send_request_async(method, params)
+        assert refused.value.code == types.ErrorCodes.InvalidParams and words in refused.value.message, \
+            (method, refused.value.message)
+    # A notification cannot be answered: it is logged, and changes nothing.
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=9),
+        content_changes=[types.TextDocumentContentChangePartial(
+            range=types.Range(position(-2, 0), position(0, 0)), text="x")]))
+    answer = await client.protocol.send_request_async("annoscore/score", {"uri": uri})
+    assert answer.counts.sentences == 9 and answer.version == 1
+    await asyncio.sleep(0.2)
+    err = capfd.readouterr().err
+    assert err.count("annoscore WARNING: refused:") == len(bad) + 1, err
+    assert "Traceback" not in err and "Error in server" not in err, err
+    assert not client.messages  # nothing shown to the user for a client's mistake
