@@ -209,3 +209,55 @@ def test_bodies_that_are_not_messages_are_answered_and_logged_in_one_line(raw: R
     assert sum(line.startswith("annoscore WARNING: refused:") for line in raw.stderr) == len(cases)
     no_traceback(raw)
     assert raw.stop() == 0
+
+
+# --- typed in a terminal -----------------------------------------------------------------
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses a pseudo-terminal")
+def test_in_a_terminal_it_says_what_it_is_and_stops_on_the_first_ctrl_c():
+    """stdin a terminal: a word on stderr, what is typed is not taken for a
+    message, and one SIGINT (what Ctrl-C sends) stops it at once, cleanly —
+    the reading thread blocked on the terminal used to hold stdin's buffer,
+    and Python then aborted ('_enter_buffered_busy') on a second Ctrl-C."""
+    import os
+    import pty
+    import select
+    import signal
+    import subprocess
+    from lsp_support import ROOT, SERVER
+    master, slave = pty.openpty()
+    process = subprocess.Popen(SERVER, stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               cwd=str(ROOT))
+    os.close(slave)
+    told = b""
+
+    def wait_for(words: bytes) -> None:
+        nonlocal told
+        deadline = time.monotonic() + 20
+        while words not in told:
+            ready, _, _ = select.select([process.stderr], [], [], max(0.0, deadline - time.monotonic()))
+            assert ready, f"waited for {words!r}; stderr: {told!r}"
+            chunk = process.stderr.read1(4096)
+            assert chunk, told
+            told += chunk
+
+    try:
+        wait_for(b"Ctrl-C to stop")
+        assert b"language server" in told and b"started by an editor" in told
+        os.write(master, b"hello\n")
+        wait_for(b"not an LSP header")
+        process.send_signal(signal.SIGINT)
+        status = process.wait(timeout=10)
+        rest = process.stderr.read().decode()
+    finally:
+        os.close(master)
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert status == 130
+    assert "Fatal Python error" not in rest and "Traceback" not in rest, rest
+
+
+def test_started_by_an_editor_it_says_nothing_of_the_kind(raw: RawServer):
+    assert raw.stop() == 0
+    assert not any("started by an editor" in line for line in raw.stderr)
