@@ -261,3 +261,17 @@ def test_in_a_terminal_it_says_what_it_is_and_stops_on_the_first_ctrl_c():
 def test_started_by_an_editor_it_says_nothing_of_the_kind(raw: RawServer):
     assert raw.stop() == 0
     assert not any("started by an editor" in line for line in raw.stderr)
+
+
+def test_what_is_told_stays_short_however_large_the_input(caplog):
+    """Lines of junk are told a few at a time, and a fault quotes an excerpt
+    of a value of any size."""
+    import logging
+    junk = b"".join(b"junk line %d\n" % k for k in range(1000))
+    with caplog.at_level(logging.WARNING, logger="annoscore"):
+        assert every(reader_of(junk + framed(PING) + b"more junk\n" + framed(PING))) == [PING, PING]
+    told = [r.getMessage() for r in caplog.records]
+    assert len(told) == 3 + 1 + 1 and "more junk" in told[-1]  # three, "more ...", then the next run
+    huge = {"jsonrpc": "2.0", "id": ["x" * 1_000_000], "method": "m"}
+    (fault, _) = every(reader_of(framed(huge) + framed(PING)))
+    assert isinstance(fault, Fault) and len(fault.message) < 200

@@ -38,6 +38,7 @@ import logging
 import mmap
 import os
 import re
+import reprlib
 import threading
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -65,6 +66,7 @@ INVALID_PARAMS = -32602
 # allows only between tokens, where letters cannot be.
 _HEADER_LINE = re.compile(rb"(?i)content-length:[ \t]*\d+[ \t]*\r?\n")
 _HEADER_KEPT = 200
+_IGNORED_TOLD = 3   # lines that are not headers logged in a row (then one word for the rest)
 _EXCERPT = 60
 
 
@@ -87,13 +89,13 @@ def excerpt(data: bytes | str, size: int = _EXCERPT) -> str:
     return shown + ("…" if len(data) > size else "")
 
 
-def shown_json(value: Any, size: int = _EXCERPT) -> str:
-    """A short quote of a JSON value, as JSON."""
-    try:
-        text = json.dumps(value)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text[:size] + ("…" if len(text) > size else "")
+_SHORT = reprlib.Repr()
+_SHORT.maxstring, _SHORT.maxother, _SHORT.maxlevel = _EXCERPT, _EXCERPT, 3
+
+
+def shown(value: Any) -> str:
+    """A short quote of a value from a message, however large or deep it is."""
+    return _SHORT.repr(value)
 
 
 def message_id(data: dict) -> int | str | None:
@@ -131,6 +133,7 @@ class MessageReader:
         self._pending = bytearray()   # read from the source, not yet taken
         self._ended = False
         self._skip_from: int | None = None  # after a framing fault: skip to a header from here
+        self._ignored = 0                   # lines that are not headers since the last message
         # Called with a large body's size before it is read (see server.main).
         self.large_body_coming: Callable[[int], None] | None = None
 
@@ -243,8 +246,12 @@ class MessageReader:
                 continue  # a stray blank line between messages
             name, colon, value = line.partition(b":")
             if not colon:
-                logger.warning("not an LSP header, ignored: %s (a message starts with "
-                               "'Content-Length: N' and a blank line)", excerpt(line.rstrip(b"\r\n")))
+                self._ignored += 1
+                if self._ignored <= _IGNORED_TOLD:
+                    logger.warning("not an LSP header, ignored: %s (a message starts with "
+                                   "'Content-Length: N' and a blank line)", excerpt(line.rstrip(b"\r\n")))
+                elif self._ignored == _IGNORED_TOLD + 1:
+                    logger.warning("more lines that are not LSP headers: ignored without a word")
                 continue
             if name.strip().lower() == b"content-length":
                 text = value.strip()
@@ -267,6 +274,7 @@ class MessageReader:
         body = self._body(size)
         if body is None:
             return None  # the input ended inside a body
+        self._ignored = 0
         return parse(body)
 
 
@@ -294,13 +302,13 @@ def parse(body: bytearray | bytes | mmap.mmap) -> dict | Fault:
                 bool: "a boolean", type(None): "null"}.get(type(data), type(data).__name__)
         return Fault(INVALID_REQUEST, f"a message must be a JSON object, not {kind}")
     if data.get("jsonrpc") != "2.0":
-        return Fault(INVALID_REQUEST, f"a message without \"jsonrpc\": \"2.0\": {shown_json(data)}",
+        return Fault(INVALID_REQUEST, f"a message without \"jsonrpc\": \"2.0\": {shown(data)}",
                      message_id(data))
     if "id" in data and message_id(data) is None:
         return Fault(INVALID_REQUEST, f"a message id must be a number or a string, not "
-                                      f"{shown_json(data['id'])}")
+                                      f"{shown(data['id'])}")
     if "method" in data and not isinstance(data["method"], str):
-        return Fault(INVALID_REQUEST, f"a method must be a string, not {shown_json(data['method'])}",
+        return Fault(INVALID_REQUEST, f"a method must be a string, not {shown(data['method'])}",
                      message_id(data))
     return data
 

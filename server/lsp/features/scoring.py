@@ -18,7 +18,7 @@ import asyncio
 import logging
 from typing import Any
 
-from ..transport import shown_json
+from ..transport import shown
 
 logger = logging.getLogger("annoscore")
 
@@ -39,10 +39,10 @@ def _uri_of(params: Any) -> str | None:
 def uri_problem(params: Any) -> str | None:
     """What is wrong with the params ``{"uri": "…"}`` of a request, or None."""
     if not isinstance(params, dict):
-        return f"expected an object with a \"uri\", not {shown_json(params)}"
+        return f"expected an object with a \"uri\", not {shown(params)}"
     uri = params.get("uri")
     if not isinstance(uri, str):
-        return f"\"uri\" must be a string (a document's URI), not {shown_json(uri)}"
+        return f"\"uri\" must be a string (a document's URI), not {shown(uri)}"
     return None
 
 
@@ -55,7 +55,7 @@ def rescore_arguments_problem(arguments: Any) -> str | None:
     (argument,) = arguments
     if isinstance(argument, str) or (isinstance(argument, dict) and isinstance(argument.get("uri"), str)):
         return None
-    return f"expected a URI or {{\"uri\": URI}}, not {shown_json(argument)}"
+    return f"expected a URI or {{\"uri\": URI}}, not {shown(argument)}"
 
 
 class Scoring:
