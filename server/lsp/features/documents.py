@@ -30,8 +30,8 @@ class DocumentSync:
             key, path = ls.key_for(document.uri)
             opened = await ls.worker.run(ls.engine.open, key, path, document.text, document.version,
                                          document.language_id)
-            # The engine has the text: pygls's reader keeps this message until
-            # the next one comes, so let go of the text in it.
+            # The engine has the text: let go of the copy in the message (pygls
+            # keeps the message while the handler and the first scoring run).
             document.text = ""
             if opened is not None:
                 self._scoring().schedule(key)
