@@ -226,8 +226,10 @@ def test_in_a_terminal_it_says_what_it_is_and_stops_on_the_first_ctrl_c():
     import subprocess
     from lsp_support import ROOT, SERVER
     master, slave = pty.openpty()
+    # In a terminal SIGINT is at its default; a test run started in the
+    # background of a script inherits it ignored, and Python then keeps it so.
     process = subprocess.Popen(SERVER, stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               cwd=str(ROOT))
+                               cwd=str(ROOT), preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     os.close(slave)
     told = b""
 
