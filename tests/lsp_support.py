@@ -8,6 +8,7 @@ from pathlib import Path
 
 from lsprotocol import types
 
+ROOT = Path(__file__).resolve().parent.parent
 SERVER = [sys.executable, "-m", "server.cli", "lsp"]
 # Client presets shipped with pytest-lsp: VS Code (UTF-16, dynamic registration),
 # Neovim 0.11 (UTF-8 positions, no dynamic watched files), Neovim 0.7.
@@ -140,3 +141,96 @@ async def wait_for(predicate, timeout: float = 20.0, step: float = 0.05):
         waited += step
         if waited > timeout:
             raise AssertionError("timed out waiting")
+
+
+class RawServer:
+    """``annoscore lsp`` as a subprocess, driven with raw bytes over its pipes
+    (for what a well-behaved client library cannot send).  Messages it
+    writes are collected by a thread; stderr too."""
+
+    def __init__(self, cwd: Path, env: dict | None = None) -> None:
+        import queue
+        import subprocess
+        import threading
+        self.process = subprocess.Popen(SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, cwd=str(ROOT), env=env)
+        self.cwd = cwd
+        self.messages: "queue.Queue[dict | None]" = queue.Queue()
+        self.stderr: list[str] = []
+        threading.Thread(target=self._read_stdout, daemon=True).start()
+        threading.Thread(target=self._read_stderr, daemon=True).start()
+
+    def _read_stdout(self) -> None:
+        import json
+        stream = self.process.stdout
+        while True:
+            size = None
+            while True:
+                line = stream.readline()
+                if not line:
+                    self.messages.put(None)
+                    return
+                if line.lower().startswith(b"content-length:"):
+                    size = int(line.split(b":")[1])
+                if line == b"\r\n" and size is not None:
+                    break
+            self.messages.put(json.loads(stream.read(size)))
+
+    def _read_stderr(self) -> None:
+        for line in self.process.stderr:
+            self.stderr.append(line.decode("utf-8", errors="replace"))
+
+    def write(self, data: bytes) -> None:
+        self.process.stdin.write(data)
+        self.process.stdin.flush()
+
+    def send(self, body: bytes | dict) -> None:
+        import json
+        if isinstance(body, dict):
+            body = json.dumps(body).encode()
+        self.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    def next(self, timeout: float = 20.0) -> dict:
+        import queue
+        try:
+            message = self.messages.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"no message from the server in {timeout} s") from None
+        assert message is not None, "the server closed its stdout: " + "".join(self.stderr[-5:])
+        return message
+
+    def answer(self, request_id, timeout: float = 20.0) -> dict:
+        """The response to a request, skipping the notifications before it."""
+        while True:
+            message = self.next(timeout)
+            if message.get("id") == request_id and "method" not in message:
+                return message
+
+    def initialize(self) -> None:
+        self.send({"jsonrpc": "2.0", "id": "init", "method": "initialize",
+                   "params": {"capabilities": {}, "rootUri": self.cwd.as_uri()}})
+        assert "result" in self.answer("init")
+        self.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+
+    def memory_mb(self) -> dict[str, int]:
+        """The server's resident memory now and at its peak (Linux)."""
+        found = {}
+        with open(f"/proc/{self.process.pid}/status") as status:
+            for line in status:
+                if line.startswith(("VmRSS:", "VmHWM:")):
+                    name, value = line.split(":")
+                    found[name] = int(value.split()[0]) // 1024
+        return found
+
+    def stop(self) -> int:
+        """shutdown and exit, as an editor does; the exit status."""
+        import subprocess
+        try:
+            self.send({"jsonrpc": "2.0", "id": "bye", "method": "shutdown"})
+            self.answer("bye")
+            self.send({"jsonrpc": "2.0", "method": "exit"})
+            return self.process.wait(timeout=20)
+        except (OSError, AssertionError, subprocess.TimeoutExpired):
+            self.process.kill()
+            self.process.wait()
+            raise

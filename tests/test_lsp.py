@@ -566,50 +566,159 @@ async def test_a_large_document_is_first_scored_in_two_processes(client: Languag
     assert upos.precision * expected.score("UPOS").system_total == pytest.approx(
         expected.score("UPOS").correct - 1)
 
-
-def test_large_message_bodies_are_parsed_once_and_released():
-    import io
-    import json as json_module
-    from server.lsp.protocol import LARGE_MESSAGE, ReleasableInput
-    message = {"jsonrpc": "2.0", "method": "textDocument/didOpen",
-               "params": {"textDocument": {"text": "é" * LARGE_MESSAGE}}}
-    body = json_module.dumps(message, ensure_ascii=False).encode()
-    broken = b"{" + b"x" * LARGE_MESSAGE
-    stream = io.BufferedReader(io.BytesIO(body + b"abc" + broken + body))
-    stdin = ReleasableInput(stream)
-    hooked = []
-    stdin.structure = lambda data: hooked.append(sorted(data)) or data  # stands for pygls's hook
-
-    stand_in = stdin.read(len(body))
-    assert len(stand_in) < 100  # pygls's reader does not hold the body
-    parsed = stdin.take(json_module.loads(stand_in))
-    assert parsed == message and stdin.parsed == {}
-    assert ["jsonrpc", "method", "params"] in hooked  # parsed with the hook, as pygls would
-    assert stdin.read(3) == b"abc"  # small bodies go to pygls as they are
-    assert stdin.take({"jsonrpc": "2.0"}) == {"jsonrpc": "2.0"}
-    # Not JSON: pygls gets the text and reports the error itself.
-    assert stdin.read(len(broken)) == broken.decode()
-    # Without the hook (another reader), the body itself.
-    stdin.structure = None
-    assert bytes(stdin.read(len(body))) == body
-    assert stdin.read(LARGE_MESSAGE) == b""  # end of input: a short body, as from a plain stream
+def empty_change(client: LanguageClient, uri: str, version: int) -> None:
+    """A didChange that changes nothing (some clients send one, e.g. after an undo)."""
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        content_changes=[]))
 
 
-def test_a_large_body_is_announced_before_it_is_read():
-    """The server starts what a large document's first pass needs while the
-    body is still being read; a failure there never stops the reading."""
-    import io
-    from server.lsp.protocol import LARGE_MESSAGE, ReleasableInput
-    body = b'{"jsonrpc": "2.0", "method": "x", "params": {"text": "' + b"a" * LARGE_MESSAGE + b'"}}'
-    stream = io.BufferedReader(io.BytesIO(b"small" + body + body))
-    stdin = ReleasableInput(stream)
-    announced = []
+@pytest.mark.asyncio(loop_scope="function")
+@pytest.mark.parametrize("run", ["onSave", "onType"])
+async def test_an_empty_change_still_advances_the_version(client: LanguageClient, run: str):
+    """An empty change is a change like any other: the document is at its
+    version from then on.  It is rescored when any change would be (after
+    the typing delay with onType, on save with onSave), and diagnostics,
+    the score notification and the request all say the new version."""
+    configure(client, {"run": run})
+    pred, _ = workspace(client.root)
+    uri = open_document(client, pred)
+    before = await diagnostics_for(client, uri, version=1)
+    await wait_for(lambda: client.scores and client.scores[-1].version == 1)
+    empty_change(client, uri, 2)
+    answer = await client.protocol.send_request_async("annoscore/score", {"uri": uri})
+    assert answer.version == 2
+    if run == "onSave":
+        client.text_document_did_save(types.DidSaveTextDocumentParams(
+            text_document=types.TextDocumentIdentifier(uri=uri)))
+    after = await diagnostics_for(client, uri, previous=before, version=2, timeout=10)
+    await wait_for(lambda: client.scores[-1].version == 2, timeout=10)
+    assert {(d.code, span(d)) for d in after} == {(d.code, span(d)) for d in before}  # the same text
+    assert client.scores[-1].metrics.LAS.f1 == client.scores[0].metrics.LAS.f1
 
-    def coming(size: int) -> None:
-        announced.append((size, stream.tell()))
-        raise RuntimeError("could not get ready")
 
-    stdin.large_body_coming = coming
-    assert stdin.read(5) == b"small" and announced == []
-    assert bytes(stdin.read(len(body))) == body  # read all the same
-    assert announced == [(len(body), 5)]        # told before any of it was read
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+async def plain_client(lsp_client: LanguageClient, tmp_path: Path):
+    """A client that shows hovers only as plain text."""
+    prepare_client(lsp_client, tmp_path, "visual-studio-code")
+    capabilities = client_capabilities("visual-studio-code")
+    capabilities.text_document.hover.content_format = [types.MarkupKind.PlainText]
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=capabilities, root_uri=tmp_path.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(uri=tmp_path.as_uri(), name="ws")]))
+    yield
+    await lsp_client.shutdown_session()
+
+
+# Values Markdown would eat: underscores (emphasis), '*' and '~~' (emphasis,
+# strikethrough), backticks (code spans), '<b>', '&amp;' and '[l](u)' (HTML,
+# an entity, a link), '\' (an escape).
+ODD_ID = "weblog-_nominations_20041117172713_ENG_20041117_-*a*"
+ODD_GOLD_ID = "g_1_*2*"
+ODD = [("1", "*", "*", "PUNCT", "`c", "2", "punct"),
+       ("2", "_x_", "a``b`", "X", "\\_", "0", "root"),
+       ("3", "<b>&amp;", "[l](u)", "X", "~~s~~", "2", "dep")]
+
+
+def odd_text(sent_id: str, xpos_of_1: str) -> str:
+    rows = [f"# sent_id = {sent_id}"]
+    for i, form, lemma, upos, xpos, head, deprel in ODD:
+        rows.append("\t".join([i, form, lemma, upos, xpos_of_1 if i == "1" else xpos, "_", head, deprel, "_", "_"]))
+    return "\n".join(rows) + "\n\n"
+
+
+def odd_expectations() -> list[tuple[int, int | None, str]]:
+    """(line, column, what the hover must show) for the sample (column None: a comment line), in plain words
+    with code in quotes; built here from the values, not from the server."""
+    (_, f1, _, _, x1, _, _), (_, f2, l2, _, x2, _, _), (_, f3, l3, _, x3, _, _) = ODD
+    where = f"in sentence {ODD_ID}"
+    return [
+        (1, 1, f"FORM · word 1 of 3, {f1}, {where}\n\n'{f1}'\n\ngold: aligned with word 1, {f1}, of {ODD_GOLD_ID}"),
+        (1, 4, f"XPOS · word 1 of 3, {f1}, {where}\n\n'{x1}'\n\ngold: '`c`'"),
+        (2, 1, f"FORM · word 2 of 3, {f2}, {where}\n\n'{f2}'\n\ngold: aligned with word 2, {f2}, of {ODD_GOLD_ID}"),
+        (2, 2, f"LEMMA · word 2 of 3, {f2}, {where}\n\n'{l2}'\n\ngold: '{l2}' (the same)"),
+        (2, 4, f"XPOS · word 2 of 3, {f2}, {where}\n\n'{x2}'\n\ngold: '{x2}' (the same)"),
+        (3, 1, f"FORM · word 3 of 3, {f3}, {where}\n\n'{f3}'\n\ngold: aligned with word 3, {f3}, of {ODD_GOLD_ID}"),
+        (3, 2, f"LEMMA · word 3 of 3, {f3}, {where}\n\n'{l3}'\n\ngold: '{l3}' (the same)"),
+        (3, 4, f"XPOS · word 3 of 3, {f3}, {where}\n\n'{x3}'\n\ngold: '{x3}' (the same)"),
+        (3, 6, f"HEAD · word 3 of 3, {f3}, {where}\n\n'2' → {f2}\n\ngold: '2' → {f2} (the same)"),
+        (0, None, f"{ODD_ID} · 3 words\n\ncounted against gold {ODD_GOLD_ID}\n\nUAS 3/3 (100.0%), LAS 3/3 (100.0%)"),
+    ]
+
+
+def rendered(markdown: str) -> str:
+    """What a user sees of Markdown: rendered as VS Code's renderer would
+    (markdown-it, CommonMark with GFM tables and strikethrough), code spans
+    shown in quotes, other markup gone."""
+    import html
+    import re as regex
+    from markdown_it import MarkdownIt
+    page = MarkdownIt("commonmark").enable(["table", "strikethrough"]).render(markdown)
+    page = regex.sub(r"<code>(.*?)</code>", lambda m: "'" + m[1] + "'", page, flags=regex.S)
+    paragraphs = regex.findall(r"<p>(.*?)</p>", page, flags=regex.S)
+    assert "".join(f"<p>{p}</p>\n" for p in paragraphs) == page  # nothing but paragraphs
+    return "\n\n".join(html.unescape(regex.sub(r"</?(em|strong)>", "", p)) for p in paragraphs)
+
+
+async def check_odd_hovers(client: LanguageClient, kind: types.MarkupKind) -> None:
+    text = odd_text(ODD_ID, "`c")
+    pred, _ = workspace(client.root, pred=text, gold=odd_text(ODD_GOLD_ID, "`c`"))
+    uri = open_document(client, pred)
+    await diagnostics_for(client, uri)
+    for line, column, expected in odd_expectations():
+        character = 3 if column is None else cell(text, line, column)[1] + 1
+        found = await client.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line, character)))
+        assert found.contents.kind == kind
+        shown = rendered(found.contents.value) if kind == types.MarkupKind.Markdown else found.contents.value
+        assert shown == expected, (line, character, found.contents.value)
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_hover_shows_every_value_as_it_is_in_markdown(client: LanguageClient):
+    await check_odd_hovers(client, types.MarkupKind.Markdown)
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_hover_shows_every_value_as_it_is_in_plain_text(plain_client: LanguageClient):
+    await check_odd_hovers(plain_client, types.MarkupKind.PlainText)
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_requests_with_bad_params_are_refused_with_invalid_params(client: LanguageClient, capfd):
+    """A non-string uri, params that are not an object, a negative position:
+    InvalidParams naming what is wrong, one log line each, no traceback, and
+    the server goes on serving."""
+    from pygls.exceptions import JsonRpcException
+    uri = await open_sample(client)
+    capfd.readouterr()
+    def position(line: int, character: int) -> types.Position:
+        """A position lsprotocol would refuse to make (its validator is skipped)."""
+        made = types.Position(0, 0)
+        object.__setattr__(made, "line", line)
+        object.__setattr__(made, "character", character)
+        return made
+
+    document = types.TextDocumentIdentifier(uri=uri)
+    bad = [("annoscore/score", {"uri": 5}, "uri"), ("annoscore/report", [uri], "uri"),
+           ("annoscore/score", "x", "uri"),
+           ("textDocument/hover", types.HoverParams(document, position(-1, 0)), "Position.line"),
+           ("textDocument/definition", types.DefinitionParams(document, position(0, -4)), "Position.character"),
+           ("workspace/executeCommand", types.ExecuteCommandParams("annoscore.rescore", [5]), "URI")]
+    for method, params, words in bad:
+        with pytest.raises(JsonRpcException) as refused:
+            await client.protocol.send_request_async(method, params)
+        assert refused.value.code == types.ErrorCodes.InvalidParams and words in refused.value.message, \
+            (method, refused.value.message)
+    # A notification cannot be answered: it is logged, and changes nothing.
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=9),
+        content_changes=[types.TextDocumentContentChangePartial(
+            range=types.Range(position(-2, 0), position(0, 0)), text="x")]))
+    answer = await client.protocol.send_request_async("annoscore/score", {"uri": uri})
+    assert answer.counts.sentences == 9 and answer.version == 1
+    await asyncio.sleep(0.2)
+    err = capfd.readouterr().err
+    assert err.count("annoscore WARNING: refused:") == len(bad) + 1, err
+    assert "Traceback" not in err and "Error in server" not in err, err
+    assert not client.messages  # nothing shown to the user for a client's mistake

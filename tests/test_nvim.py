@@ -350,3 +350,55 @@ def test_attaches_to_conllu_and_to_segmentation_and_label_globs_only(nvim, tmp_p
     assert buffers["alone.conllu"]["attached"] and buffers["alone.conllu"]["filetype"] == "conllu"
     assert buffers["alone.conllu"]["status"] == "no gold"
     assert results["servers"] == 1  # one server for the whole folder
+
+
+# --- a first session: help, and a server that is not installed ------------------------
+
+
+def first_session(nvim: str, folder: Path, plugin: Path = PLUGIN, cmd: list[str] | None = None) -> dict:
+    (folder / "alone.conllu").write_text("# sent_id = a\n1\tHi\thi\tINTJ\t_\t_\t0\troot\t_\t_\n\n",
+                                         encoding="utf-8")
+    return run_scenario(nvim, folder, {"scenario": "setup", "plugin": str(plugin),
+                                       "options": {"cmd": cmd or ["/nonexistent/bin/annoscore", "lsp"]}},
+                        file="alone.conllu")
+
+
+def test_help_annoscore_works_without_helptags(nvim, tmp_path):
+    """`:help annoscore` right after installing (no plugin manager making tags:
+    the tags file is shipped)."""
+    results = first_session(nvim, tmp_path, cmd=SERVER)
+    assert results["help"]["ok"], results["help"]["error"]
+    assert results["help"]["file"] == "annoscore.txt" and "*annoscore*" in results["help"]["line"]
+
+
+def test_the_shipped_help_tags_are_what_helptags_makes(nvim, tmp_path):
+    doc = tmp_path / "doc"
+    doc.mkdir()
+    shutil.copy(PLUGIN / "doc" / "annoscore.txt", doc)
+    done = subprocess.run(["timeout", "60", nvim, "--headless", "--clean", "-c", f"helptags {doc}", "-c", "qa!"],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=90)
+    assert done.returncode == 0, done.stderr
+    assert (PLUGIN / "doc" / "tags").read_text(encoding="utf-8") == (doc / "tags").read_text(encoding="utf-8"), \
+        "editors/nvim/doc/tags is out of date: run :helptags editors/nvim/doc"
+
+
+def test_a_missing_server_says_how_to_install_it_from_the_clone(nvim, tmp_path):
+    """The warning and :checkhealth name the plugin's own clone: the project
+    is not on PyPI, so `pip install annoscore` would fail."""
+    results = first_session(nvim, tmp_path)
+    said = [n["message"] for n in results["notifications"] if "not found" in n["message"]]
+    health = "\n".join(results["health"])
+    assert len(said) == 1, results["notifications"]
+    for text in (said[0], health):
+        assert "pip install annoscore" not in text and "not on PyPI" in text
+        assert f"pip install '{ROOT}'" in text, text
+
+
+def test_outside_a_clone_the_advice_names_a_clone(nvim, tmp_path):
+    plugin = tmp_path / "plugin"
+    shutil.copytree(PLUGIN, plugin, ignore=shutil.ignore_patterns("tests"))
+    folder = tmp_path / "work"
+    folder.mkdir()
+    results = first_session(nvim, folder, plugin=plugin)
+    (said,) = [n["message"] for n in results["notifications"] if "not found" in n["message"]]
+    assert "from a clone of the annoscore repository" in said and "pip install /path/to/annoscore" in said

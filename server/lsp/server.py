@@ -18,11 +18,15 @@ One small class per feature (in ``features/``), all wired here in
 - `CellCompletion`: UPOS tags, relations and HEADs (as words) in their cells;
 - `SentenceSymbols`: go to a sentence by its sent_id (workspace symbols).
 
-The server logs to stderr; stdout carries the protocol.
+Messages are read by `transport.MessageReader` (sizes capped, faults
+answered) and typed by `protocol.AnnoscoreProtocol`; `serve_stdio` runs it
+all on stdin and stdout.  The server logs to stderr; stdout carries the
+protocol.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -30,6 +34,7 @@ import sys
 from typing import Any, Callable
 
 from lsprotocol import types
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
@@ -39,7 +44,8 @@ from scorer.problems import Problem
 from ..engine import Engine, parts
 from ..textstore import TextStore
 from .positions import UTF16, UTF32, from_client, to_client
-from .protocol import AnnoscoreProtocol, ReleasableInput
+from .protocol import AnnoscoreProtocol
+from .transport import MessageReader, read_into_from, serve
 from .worker import EngineWorker, Tasks
 
 logger = logging.getLogger("annoscore")
@@ -56,6 +62,39 @@ class AnnoscoreServer(LanguageServer):
         self.features: dict[str, Any] = {}
         # Per document: the JSON of each diagnostic shown last (see lsp_diagnostics).
         self._encoded: dict[str, dict[tuple, str]] = {}
+
+    # --- running --------------------------------------------------------------
+
+    def serve_stdio(self, stdin_fd: int = 0) -> int:
+        """Serve the client on stdin and stdout until the input ends or the
+        client says exit; the exit status.  Ctrl-C (KeyboardInterrupt)
+        stops it too, and is raised again once everything is stopped."""
+        reader = MessageReader(read_into_from(stdin_fd))
+        reader.large_body_coming = _large_body_coming
+        self.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
+        status = 0
+        try:
+            asyncio.run(serve(reader, self.protocol.receive))
+        except SystemExit as stop:  # the exit notification (0 after shutdown, else 1)
+            status = stop.code if isinstance(stop.code, int) else 0
+        except BrokenPipeError:
+            logger.error("the client is gone (its end of stdout closed): stopping")
+        finally:
+            self.close()
+        return status
+
+    def stop_work(self) -> None:
+        """Stop every feature's background work and the engine's thread."""
+        for feature in self.features.values():
+            stop = getattr(feature, "stop", None)
+            if stop is not None:
+                stop()
+        self.tasks.cancel_all()
+        self.worker.shutdown()
+
+    def close(self) -> None:
+        self.stop_work()
+        self.shutdown()  # pygls's own
 
     # --- names ----------------------------------------------------------------
 
@@ -223,12 +262,7 @@ def create_server() -> AnnoscoreServer:
 
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: AnnoscoreServer, *args) -> None:
-        for feature in ls.features.values():
-            stop = getattr(feature, "stop", None)
-            if stop is not None:
-                stop()
-        ls.tasks.cancel_all()
-        ls.worker.shutdown()
+        ls.stop_work()
 
     return server
 
@@ -263,14 +297,8 @@ def main() -> int:
         # watched folder would feed itself).
         logging.getLogger("pygls").setLevel(logging.WARNING)
         logging.getLogger("watchfiles").setLevel(logging.WARNING)
-    # Work moves between the event loop, pygls's reader thread and the engine
+    # Work moves between the event loop, the reader's thread and the engine
     # thread several times per edit; a shorter switch interval than Python's
     # 5 ms lets each handover happen sooner (a few ms less per edit).
     sys.setswitchinterval(0.001)
-    server = create_server()
-    stdin = ReleasableInput(sys.stdin.buffer)
-    stdin.structure = server.protocol.structure_message
-    stdin.large_body_coming = _large_body_coming
-    server.protocol.releasable_input = stdin
-    server.start_io(stdin=stdin)  # type: ignore[arg-type]
-    return 0
+    return create_server().serve_stdio()

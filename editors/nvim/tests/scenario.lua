@@ -11,7 +11,9 @@
 --             status line, navigate, show the report and :checkhealth, edit
 --             one cell, :write, and record them again;
 --   "attach": open spec.files in turn and record which buffers the server
---             attached to (filetypes and segmentation/label globs).
+--             attached to (filetypes and segmentation/label globs);
+--   "setup":  a first session, the server command perhaps missing: record
+--             what vim.notify said, :help annoscore and :checkhealth.
 -- Any error ends the session with the error in the results, so a broken
 -- plugin fails the test with a message instead of hanging it.
 
@@ -30,6 +32,14 @@ local function finish()
   file:write(vim.fn.json_encode(results))
   file:close()
   vim.cmd("qall!")
+end
+
+-- Everything vim.notify is asked to show, from the start.
+results.notifications = {}
+local notify = vim.notify
+vim.notify = function(message, level, ...)
+  table.insert(results.notifications, { message = tostring(message), level = level })
+  return notify(message, level, ...)
 end
 
 local function load_plugin()
@@ -234,9 +244,27 @@ local function attach_scenario()
   results.servers = #compat.clients()
 end
 
+local function setup_scenario()
+  wait_for("the plugin to say something about its server", function()
+    return #results.notifications > 0 or #require("annoscore.compat").clients(0) > 0
+  end)
+  -- :help annoscore, as a new user types it (E149 when there are no tags).
+  local ok, err = pcall(vim.cmd, "help annoscore")
+  results.help = { ok = ok, error = not ok and tostring(err) or nil,
+    file = ok and vim.fn.expand("%:t") or nil, line = ok and vim.api.nvim_get_current_line() or nil }
+  if ok then
+    vim.cmd("helpclose")
+  end
+  vim.cmd("checkhealth annoscore")
+  results.health = vim.api.nvim_buf_get_lines(0, 0, -1, false)
+  vim.cmd("tabclose")
+end
+
 local function run()
   if spec.scenario == "attach" then
     attach_scenario()
+  elseif spec.scenario == "setup" then
+    setup_scenario()
   else
     edit_scenario()
   end

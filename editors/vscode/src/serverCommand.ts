@@ -159,11 +159,16 @@ export function resolveInterpreterSetting(
   return undefined;
 }
 
-/** The error shown when no server is found: what to install, where, or what to set. */
+/**
+ * The error shown when no server is found: what to install, where, or what to set.
+ * annoscore is not on PyPI (`pip install annoscore` fails): it is installed from a clone.
+ */
 export function notFoundMessage(interpreterPath: string | undefined): string {
+  const fromClone = 'from a clone of the annoscore repository (it is not on PyPI)';
   const install = interpreterPath !== undefined
-    ? `Install it into the selected Python environment: "${interpreterPath}" -m pip install annoscore`
-    : 'Install it into a Python environment (pip install annoscore) and select that environment in the Python extension';
+    ? `Install it ${fromClone} into the selected Python environment: "${interpreterPath}" -m pip install /path/to/annoscore`
+    : `Install it ${fromClone} into a Python environment (python3 -m venv .venv && .venv/bin/pip install /path/to/annoscore) ` +
+      'and select that environment in the Python extension';
   return `annoscore: the language server (annoscore lsp) was not found. ${install}, ` +
     'or set "annoscore.server.command" to the command that starts it, e.g. ["/path/to/annoscore", "lsp"].';
 }

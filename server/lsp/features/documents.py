@@ -3,7 +3,9 @@
 Every change goes to the engine thread in order; positions are turned from
 the client's encoding into code points there, against the engine's own copy
 of the line.  Rescoring happens on save, or while typing when the setting
-``run`` is ``onType`` (debounced).
+``run`` is ``onType`` (debounced).  A didChange with no changes (clients
+send one now and then) is a change like any other: the document takes its
+version, and it is rescored when any change would be.
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ class DocumentSync:
             key, path = ls.key_for(document.uri)
             opened = await ls.worker.run(ls.engine.open, key, path, document.text, document.version,
                                          document.language_id)
-            # The engine has the text: pygls's reader keeps this message until
-            # the next one comes, so let go of the text in it.
+            # The engine has the text: let go of the copy in the message (pygls
+            # keeps the message while the handler and the first scoring run).
             document.text = ""
             if opened is not None:
                 self._scoring().schedule(key)
@@ -69,6 +71,11 @@ class DocumentSync:
         engine = self.server.engine
         document = engine.documents.get(key)
         if document is None:
+            return
+        if not changes:
+            # A change that changes nothing still moves the document to its
+            # version: what is published next says that version.
+            engine.change(key, version, [])
             return
         encoding = self.server.encoding
         for change in changes:

@@ -7,8 +7,9 @@ results go out from the event loop.
 
 Requests: ``annoscore/score`` ``{uri}`` returns the score payload (or null);
 ``annoscore/report`` ``{uri}`` returns ``{uri, text}``, the plain-text report.
-Command ``annoscore.rescore`` (optional argument: a URI; default every open
-document).
+Command ``annoscore.rescore`` (optional argument: a URI, or ``{uri}``;
+default every open document).  Params of another shape are refused with
+InvalidParams before a handler runs (`AnnoscoreProtocol.check_params`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import logging
 from typing import Any
 
 from ..progress import PassProgress
+from ..transport import shown
 
 logger = logging.getLogger("annoscore")
 
@@ -35,6 +37,28 @@ def _uri_of(params: Any) -> str | None:
     return uri
 
 
+def uri_problem(params: Any) -> str | None:
+    """What is wrong with the params ``{"uri": "…"}`` of a request, or None."""
+    if not isinstance(params, dict):
+        return f"expected an object with a \"uri\", not {shown(params)}"
+    uri = params.get("uri")
+    if not isinstance(uri, str):
+        return f"\"uri\" must be a string (a document's URI), not {shown(uri)}"
+    return None
+
+
+def rescore_arguments_problem(arguments: Any) -> str | None:
+    """What is wrong with annoscore.rescore's arguments: none, a URI or {uri}."""
+    if not arguments:
+        return None
+    if len(arguments) > 1:
+        return f"expected at most one argument (a URI), not {len(arguments)}"
+    (argument,) = arguments
+    if isinstance(argument, str) or (isinstance(argument, dict) and isinstance(argument.get("uri"), str)):
+        return None
+    return f"expected a URI or {{\"uri\": URI}}, not {shown(argument)}"
+
+
 class Scoring:
     def __init__(self, server) -> None:
         self.server = server
@@ -42,6 +66,8 @@ class Scoring:
 
     def register(self) -> None:
         server = self.server
+        for name, check in ((SCORE, uri_problem), (REPORT, uri_problem), (RESCORE, rescore_arguments_problem)):
+            server.protocol.check_params(name, check)
 
         @server.feature(SCORE)
         async def score(ls, params: Any) -> dict[str, Any] | None:

@@ -61,8 +61,8 @@ function M.check()
   local program = cmd[1]
   if vim.fn.executable(program) == 0 then
     health.error(("server command not found: %s"):format(program), {
-      "Install the server into a Python environment: python3 -m venv .venv && .venv/bin/pip install annoscore",
-      "Then point the plugin at it: setup{ cmd = { '/path/to/.venv/bin/annoscore', 'lsp' } }",
+      require("annoscore.install").advice(),
+      "Then point the plugin at it: setup{ cmd = { vim.fn.expand('~/venvs/annoscore/bin/annoscore'), 'lsp' } }",
     })
     return
   end

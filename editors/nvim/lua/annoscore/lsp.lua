@@ -46,8 +46,10 @@ local function check_command(options)
   end
   warned_missing_cmd = true
   vim.notify(
-    ("annoscore: the server command %q was not found. Install it (pip install annoscore) "
-      .. "or set cmd in require('annoscore').setup{}; see :checkhealth annoscore"):format(options.cmd[1]),
+    ("annoscore: the server command %q was not found. %s, then set cmd = "
+      .. "{ vim.fn.expand('~/venvs/annoscore/bin/annoscore'), 'lsp' } in require('annoscore').setup{} "
+      .. "(or put annoscore on PATH). See :checkhealth annoscore"):format(
+      options.cmd[1], require("annoscore.install").advice()),
     vim.log.levels.WARN
   )
 end
@@ -129,6 +131,16 @@ function M.register(options)
       callback = function(args)
         if vim.bo[args.buf].filetype == "" then
           start(args.buf, options)
+        end
+      end,
+    })
+    -- Neovim 0.12 refuses a config whose cmd is not executable before it
+    -- asks root_dir, and only writes that to its log: tell the user here.
+    vim.api.nvim_create_autocmd("FileType", {
+      group = group,
+      callback = function(args)
+        if files.wanted(args.buf, options) then
+          check_command(options)
         end
       end,
     })

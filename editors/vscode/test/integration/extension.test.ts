@@ -110,7 +110,8 @@ describe('extension without a server', { timeout: 60000 }, () => {
     });
     try {
       const message = await waitFor('the error message', () => fake.messages.find((m) => m.startsWith('error:')));
-      assert.match(message, /"\/nonexistent\/venv\/bin\/python" -m pip install annoscore/);
+      assert.match(message, /"\/nonexistent\/venv\/bin\/python" -m pip install \/path\/to\/annoscore/);
+      assert.match(message, /not on PyPI/);
       assert.match(message, /annoscore\.server\.command/);
       const log = fake.logLines.join('\n');
       assert.match(log, /\/nonexistent\/venv\/bin\/annoscore {2}\[Python environment of \/nonexistent\/venv\/bin\/python/);

@@ -121,16 +121,24 @@ describe('python.defaultInterpreterPath', () => {
 });
 
 describe('the not-found message', () => {
-  it('says what to install into the selected environment, and the setting to use instead', () => {
+  it('says to install from a clone into the selected environment, and the setting to use instead', () => {
     const message = notFoundMessage('/w/.venv/bin/python');
-    assert.match(message, /"\/w\/\.venv\/bin\/python" -m pip install annoscore/);
+    assert.match(message, /"\/w\/\.venv\/bin\/python" -m pip install \/path\/to\/annoscore/);
+    assert.match(message, /clone of the annoscore repository \(it is not on PyPI\)/);
     assert.match(message, /annoscore\.server\.command/);
   });
 
-  it('without a selected environment, says pip install annoscore and to select it', () => {
+  it('without a selected environment, says how to install from a clone and to select it', () => {
     const message = notFoundMessage(undefined);
-    assert.match(message, /pip install annoscore/);
+    assert.match(message, /\.venv\/bin\/pip install \/path\/to\/annoscore/);
+    assert.match(message, /not on PyPI/);
     assert.match(message, /select that environment/);
     assert.match(message, /annoscore\.server\.command/);
+  });
+
+  it('never says pip install annoscore (there is no such package on PyPI)', () => {
+    for (const interpreter of ['/w/.venv/bin/python', undefined]) {
+      assert.doesNotMatch(notFoundMessage(interpreter), /pip install annoscore\b/);
+    }
   });
 });
