@@ -90,7 +90,7 @@ class ConfigProblem:
 
 
 @dataclass(frozen=True)
-class Pairing:
+class DocumentSetup:
     """What a document is and what it is scored against."""
 
     format: str
@@ -367,7 +367,7 @@ def is_gold_name(path: str) -> bool:
     return ".gold." in os.path.basename(path)
 
 
-def pairing_for(path: str, settings: Settings, root: str | None) -> Pairing | None:
+def setup_for(path: str, settings: Settings, root: str | None) -> DocumentSetup | None:
     """The format of a file and its gold (None: not a file annoscore scores)."""
     relative = _relative(path, root)
     for rule in settings.pairs:
@@ -383,13 +383,13 @@ def pairing_for(path: str, settings: Settings, root: str | None) -> Pairing | No
         if fmt is None:
             return None
         if os.path.abspath(gold_path) == os.path.abspath(path):
-            return Pairing(fmt, None, rule.pos)
-        return Pairing(fmt, gold_path, rule.pos)
+            return DocumentSetup(fmt, None, rule.pos)
+        return DocumentSetup(fmt, gold_path, rule.pos)
     fmt = _format_of(path, settings, root)
     if fmt is None:
         return None
     if is_gold_name(path):
-        return Pairing(fmt, None)
+        return DocumentSetup(fmt, None)
     stem, extension = os.path.splitext(path)
     candidate = f"{stem}.gold{extension}"
-    return Pairing(fmt, candidate if os.path.exists(candidate) else None)
+    return DocumentSetup(fmt, candidate if os.path.exists(candidate) else None)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from scorer.problems import Problem
 
-from .config import Settings, load_project, pairing_for
+from .config import Settings, load_project, setup_for
 
 if TYPE_CHECKING:
     from .engine.disk import DiskText
@@ -77,18 +77,18 @@ class DiskWorkspace:
         """``check --gold G``: G is the gold of every file, whatever the pairs say."""
         if self.gold_override:
             document = self.engine.documents[key]
-            document.pairing = replace(document.pairing, gold=os.path.abspath(self.gold_override))
+            document.setup = replace(document.setup, gold=os.path.abspath(self.gold_override))
 
     def relevant(self, path: str) -> bool:
-        return pairing_for(path, self.engine.settings, self.root) is not None
+        return setup_for(path, self.engine.settings, self.root) is not None
 
     def add(self, path: str) -> bool:
         """Track a file; False when it is not a file annoscore reads."""
         path = os.path.abspath(path)
-        pairing = pairing_for(path, self.engine.settings, self.root)
-        if pairing is None:
+        setup = setup_for(path, self.engine.settings, self.root)
+        if setup is None:
             return False
-        disk = _read_disk_file(path, pairing.format)
+        disk = _read_disk_file(path, setup.format)
         if disk is None:
             return False
         # A file that is not text is tracked too: its one diagnostic says what it is.
@@ -122,8 +122,8 @@ class DiskWorkspace:
                 if disk is None:  # gone: what was scored against it is rescored below,
                     del self.engine.documents[path]  # and its gold no longer lists what it lacks
                     self.gone.append(path)
-                    if document.pairing.gold in self.engine.documents:
-                        to_rescore.append(document.pairing.gold)
+                    if document.setup.gold in self.engine.documents:
+                        to_rescore.append(document.setup.gold)
                 else:
                     if disk.text != document.store.text or disk.problems != document.byte_problems:
                         document.replace_text(disk.text, disk.problems, from_disk=True)

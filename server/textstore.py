@@ -53,6 +53,16 @@ class Segment:
         return block[1:] if self.bom else block
 
 
+def forget_segments(segments) -> None:
+    """Segments that left their document: drop what the engine derived from
+    them, which breaks the one reference cycle it makes (an analysis holds
+    infos that point back at their segment), so that reference counting
+    frees them even when a pass froze them (see server.engine.conllu.handler)."""
+    for segment in segments:
+        if getattr(segment, "analysis", None) is not None:
+            segment.analysis = None
+
+
 # Where a block starts: after a run of two or more newlines (a blank line).
 _BLOCK_START = re.compile(r"\n\n+")
 SPLITTER_CHUNK = 1 << 20

@@ -9,6 +9,7 @@ import random
 
 from server.config import Settings
 from server.engine import Engine
+from server.engine.conllu.handler import results_of
 
 
 def open_pair(tmp_path, pred_text, name="x", settings=None):
@@ -22,7 +23,8 @@ def open_pair(tmp_path, pred_text, name="x", settings=None):
 def snapshot(engine, path):
     document = engine.documents[path]
     diagnostics = sorted((p.code, p.line, p.start, p.end, p.message) for p in engine.diagnostics(path))
-    return (document.conllu.totals.values if document.conllu else None, diagnostics, engine.score(path))
+    score = results_of(document).score
+    return (score.totals.values if score else None, diagnostics, engine.score(path))
 
 
 EDITS = [

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from server.config import Settings, apply_editor_settings, load_project, pairing_for, severity_for
+from server.config import Settings, apply_editor_settings, load_project, setup_for, severity_for
 from scorer.problems import Severity
 
 
 def test_gold_beside_the_file(tmp_path):
     pred, gold = tmp_path / "a.conllu", tmp_path / "a.gold.conllu"
     pred.write_text("")
-    assert pairing_for(str(pred), Settings(), str(tmp_path)).gold is None
+    assert setup_for(str(pred), Settings(), str(tmp_path)).gold is None
     gold.write_text("")
-    pairing = pairing_for(str(pred), Settings(), str(tmp_path))
+    pairing = setup_for(str(pred), Settings(), str(tmp_path))
     assert pairing.format == "conllu" and pairing.gold == str(gold)
-    assert pairing_for(str(gold), Settings(), str(tmp_path)).gold is None  # gold has no gold
-    assert pairing_for(str(tmp_path / "notes.md"), Settings(), str(tmp_path)) is None
+    assert setup_for(str(gold), Settings(), str(tmp_path)).gold is None  # gold has no gold
+    assert setup_for(str(tmp_path / "notes.md"), Settings(), str(tmp_path)) is None
 
 
 def test_pair_rules_from_annoscore_toml(tmp_path):
@@ -25,9 +25,9 @@ def test_pair_rules_from_annoscore_toml(tmp_path):
         '[[pair]]\nfiles = "out/*.tsv"\ngold = "ref/{name}"\nformat = "labels"\n')
     settings, problems = load_project(tmp_path)
     assert problems == [] and settings.threshold == 0.6
-    pairing = pairing_for(str(tmp_path / "pred" / "ja.txt"), settings, str(tmp_path))
+    pairing = setup_for(str(tmp_path / "pred" / "ja.txt"), settings, str(tmp_path))
     assert pairing.format == "space" and pairing.pos and pairing.gold == str(tmp_path / "gold" / "ja.gold.txt")
-    pairing = pairing_for(str(tmp_path / "out" / "items.tsv"), settings, str(tmp_path))
+    pairing = setup_for(str(tmp_path / "out" / "items.tsv"), settings, str(tmp_path))
     assert pairing.format == "labels" and pairing.gold == str(tmp_path / "ref" / "items.tsv")
 
 
@@ -73,7 +73,7 @@ def test_unusable_pair_templates_are_reported_not_raised(tmp_path):
     assert [rule.gold for rule in settings.pairs] == ["gold/{stem}.conllu"]
     messages = " ".join(p.message for p in problems)
     assert "nme" in messages and "template" in messages and "empty" in messages
-    pairing = pairing_for(str(tmp_path / "a.conllu"), settings, str(tmp_path))
+    pairing = setup_for(str(tmp_path / "a.conllu"), settings, str(tmp_path))
     assert pairing is not None and pairing.gold == str(tmp_path / "gold" / "a.conllu")
     _, problems = apply_editor_settings(Settings(), {"files": {"segmentation": [""]}})
     assert problems

@@ -15,6 +15,7 @@ from lsp_support import PRED, workspace
 from scorer.conllu.evaluate import ConlluOptions, evaluate_files
 from server.config import Settings
 from server.engine import Engine
+from server.engine.conllu.handler import results_of
 
 CONLLU_METRICS = ["Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags", "Lemmas",
                   "UAS", "LAS", "CLAS", "MLAS", "BLEX", "ELAS", "EULAS"]
@@ -33,13 +34,13 @@ def test_engine_totals_equal_evaluate(tmp_path, name, options, sentences):
     engine, path = open_pair(tmp_path, pred.read_text(encoding="utf-8"), settings=Settings(sentences=sentences))
     expected = evaluate_files(pred, tmp_path / "x.gold.conllu", ConlluOptions(
         predicted_only=sentences == "predicted", annotated_only=sentences == "annotated"))
-    document = engine.documents[path]
-    assert document.conllu.totals == expected.counts
+    score = results_of(engine.documents[path]).score
+    assert score.totals == expected.counts
     # The payload has every CoNLL 2018 metric (scorer.conllu.counts.METRICS), in
     # its order, and nothing else.
     assert list(engine.score(path)["metrics"]) == CONLLU_METRICS
-    assert len(document.conllu.missing) == expected.missing.count
-    assert len(document.conllu.unmatched) == expected.unmatched.count
+    assert len(score.missing) == expected.missing.count
+    assert len(score.unmatched) == expected.unmatched.count
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -188,7 +189,7 @@ def test_columns_after_a_byte_order_mark_are_those_of_the_line_an_editor_shows(t
     it and sends it without it.  Either way the columns on line 1 count from
     the first character after the mark, so they point at the same text."""
     from server.config import load_project
-    from server.engine.engine import read_disk_text
+    from server.engine.disk import read_disk_text
     (tmp_path / "annoscore.toml").write_text('[[pair]]\nfiles = "p.lab"\ngold = "g.lab"\nformat = "labels"\n')
     (tmp_path / "p.lab").write_text("\ufeff a\t Y\n  a\tX\n", encoding="utf-8")
     (tmp_path / "g.lab").write_text("\ufeffc\tX\na\tX\n", encoding="utf-8")
@@ -298,4 +299,4 @@ def test_pairing_again_around_an_edit_follows_what_it_changes_further_on(tmp_pat
     lines[row] = lines[row][:2] + after[0] + lines[row][3:]  # the FORM only, as the edit did
     fresh, fresh_path = open_pair(tmp_path, "\n".join(lines), name="x")
     assert snapshot(engine, path) == snapshot(fresh, fresh_path)
-    assert engine.documents[path].conllu.missing == fresh.documents[fresh_path].conllu.missing
+    assert results_of(engine.documents[path]).score.missing == results_of(fresh.documents[fresh_path]).score.missing

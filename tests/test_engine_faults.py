@@ -69,10 +69,12 @@ def test_a_failing_rescore_is_shown_and_the_score_is_null_not_zero(tmp_path, mon
     key = str(pred_path)
     engine.open(key, key, GOLD, 1)
 
-    def broken(document):
+    from server.engine.engine import HANDLERS
+
+    def broken(*args):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(engine, "_rescore_document", broken)
+    monkeypatch.setattr(HANDLERS["conllu"], "rescore", broken)
     assert engine.rescore(key) == [key]
     problems = engine.diagnostics(key)
     assert [p.code for p in problems] == ["internal-error"] and "RuntimeError: a bug" in problems[0].message

@@ -8,11 +8,12 @@ import random
 
 import pytest
 
-import server.engine.parts as parts
+import server.engine.conllu.parts as parts
 from conftest import mkpred, shared_path
 from server.config import PairRule, Settings
 from server.engine import Engine
-from server.engine.parts import find_cut
+from server.engine.conllu.handler import results_of
+from server.engine.conllu.parts import find_cut
 
 
 def engine_for(tmp_path, split: bool, monkeypatch, logs: list[str]) -> Engine:
@@ -42,7 +43,7 @@ def split_and_single(folder, monkeypatch) -> tuple[Engine, Engine, str, list[str
 
 def summary(engine: Engine, key: str) -> tuple:
     """Everything the engine shows and keeps for later edits."""
-    pairing = engine.documents[key].conllu
+    pairing = results_of(engine.documents[key]).score
     assert pairing is not None
     units = [(u.kind, u.gold, u.system, u.counts.values if u.counts else None, u.clean,
               [[(p.code, p.line, p.start, p.message) for p in ps] for ps in u.problems])
@@ -96,7 +97,7 @@ def test_declines_when_a_gold_sentence_is_missing(tmp_path, monkeypatch):
     mkpred(gold, tmp_path / "pred.conllu", 5, "--drop", "0.05")
     split, single, key, logs = split_and_single(tmp_path, monkeypatch)
     assert any("cross the cut" in m for m in logs), logs
-    assert split.documents[key].conllu.missing
+    assert results_of(split.documents[key]).score.missing
     assert summary(split, key) == summary(single, key)
 
 
@@ -187,7 +188,8 @@ def test_an_edit_that_moves_the_pairing_reads_only_what_it_changed(tmp_path, mon
     the pairing is made again — but every other sentence keeps its analysis
     and its counts (bulk-counted ones too): only the edited sentence is read
     and counted.  The result is what a fresh engine makes of the new text."""
-    import server.engine.conllu as engine_conllu
+    import server.engine.conllu.analysis as analysis
+    import server.engine.conllu.score as scoring
     synthetic_pair(tmp_path, 300)
     engine = engine_for(tmp_path, False, monkeypatch, [])
     key = open_pair(engine, tmp_path)
@@ -203,12 +205,12 @@ def test_an_edit_that_moves_the_pairing_reads_only_what_it_changed(tmp_path, mon
     real_feed = SentencePairer.feed
     monkeypatch.setattr(SentencePairer, "feed", lambda self, info: fed.append(info) or real_feed(self, info))
     read, counted, scored = [], [], []
-    real_read_plain, real_batch, real_score_chunk = (engine_conllu.read_plain, engine_conllu.PlainBatch,
-                                                     engine_conllu.score_chunk)
-    monkeypatch.setattr(engine_conllu, "read_plain", lambda bodies: read.extend(bodies) or real_read_plain(bodies))
-    monkeypatch.setattr(engine_conllu, "PlainBatch",
-                        lambda system, gold: counted.extend(system) or real_batch(system, gold))
-    monkeypatch.setattr(engine_conllu, "score_chunk",
+    real_read_plain, real_bulk_counts, real_score_chunk = (analysis.read_plain, scoring.bulk_counts,
+                                                           scoring.score_chunk)
+    monkeypatch.setattr(analysis, "read_plain", lambda bodies: read.extend(bodies) or real_read_plain(bodies))
+    monkeypatch.setattr(scoring, "bulk_counts", lambda pairs: counted.extend(
+        s.segment.block for _, s in pairs) or real_bulk_counts(pairs))
+    monkeypatch.setattr(scoring, "score_chunk",
                         lambda *args, **kwargs: scored.append(args) or real_score_chunk(*args, **kwargs))
     for step, new_form in enumerate([form + "z", form]):  # the typo, then its fix
         read.clear(), counted.clear(), scored.clear(), fed.clear()

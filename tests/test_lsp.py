@@ -516,7 +516,7 @@ async def test_segmentation_and_label_files(client: LanguageClient):
 
 def large_pair(folder: Path, sentences: int) -> tuple[Path, Path]:
     """A pair large enough for the server to score it first in two processes
-    (server.engine.parts.MIN_SENTENCES), with label errors to count."""
+    (server.engine.conllu.parts.MIN_SENTENCES), with label errors to count."""
     gold, pred = [], []
     for k in range(sentences):
         rows = [("1", f"w{k}", "X", "0", "root"), ("2", "b", "X", "1", "dep"), ("3", "c", "Y", "2", "dep")]
@@ -539,7 +539,7 @@ async def test_a_large_document_is_first_scored_in_two_processes(client: Languag
     score equals evaluate's, the server keeps answering, edits still work."""
     if client.preset != PRESETS[0]:
         pytest.skip("one client is enough for the server's internals")
-    import server.engine.parts as parts
+    import server.engine.conllu.parts as parts
     pred, gold = large_pair(client.root, parts.MIN_SENTENCES + 500)
     uri = open_document(client, pred)
     await wait_for(lambda: client.scores, timeout=120)

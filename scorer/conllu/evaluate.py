@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Callable, Sequence
 
 from ..gcpause import gc_paused
@@ -36,12 +37,13 @@ from .checks import tree_problems
 from .confidence import CONF_COLUMNS, word_confidences
 from .counts import Counts
 from .gold import GoldFile
-from .pairing import MISSING, PAIRED, UNMATCHED, Chunk, Mismatch, SentencePairer
+from .chunks import ChunkCounter, IdenticalBatch
+from .pairing import Chunk, Mismatch, SentencePairer
 from .bulk import PlainBatch
 from .reader import ConlluFileReader, parse_blocks, read_comments
 from .score import (
     DEPREL_FULL_OK, FEATS_ALL_OK, HEAD_OK, LEMMA_OK, METRIC_BITS, UPOS_OK, XPOS_OK,
-    ChunkScore, count_identical, count_identical_many, identity_ready, score_chunk,
+    ChunkScore, identity_ready, one_side_counts, score_chunk,
 )
 from .sentence import Sentence
 
@@ -160,16 +162,12 @@ def _ref(sentence: Sentence, reasons: Sequence[Problem] = ()) -> SentenceRef:
                        [p.shifted(sentence.first_line) for p in reasons])
 
 
-def chunk_counts(gold: Sequence[Sentence], system: Sequence[Sentence], details: bool = False) -> ChunkScore:
-    """Counts of one chunk: the fast path when one sentence pairs with one
-    sentence of the same tokens, else alignment word by word."""
-    if not details and len(gold) == 1 and len(system) == 1 and identity_ready(gold[0], system[0]):
-        return ChunkScore(count_identical(gold[0], system[0]), True)  # type: ignore[arg-type]
-    return score_chunk(gold, system, details)
-
-
 class ConlluEvaluator:
-    """Feed system sentences; read the result when done (`evaluate_files` does both)."""
+    """Feed system sentences; read the result when done (`evaluate_files` does both).
+
+    Chunks are counted by the shared rules (`chunks.ChunkCounter`); this
+    class is their sink: it counts each chunk, and keeps the sentence lists,
+    per-word outcomes and confidence tables of the report."""
 
     def __init__(self, gold: GoldFile, options: ConlluOptions,
                  chunk_sink: ChunkSink | None = None) -> None:
@@ -178,16 +176,15 @@ class ConlluEvaluator:
         self.chunk_sink = chunk_sink
         self.result = ConlluResult(Counts(), options)
         self.pairer = SentencePairer(gold)
-        self._held: tuple[list[int], list[Sentence]] | None = None  # an unclean chunk
+        self.counter: ChunkCounter[Sentence] = ChunkCounter(
+            self, options.annotated_only, options.ignore_missing, attrgetter("has_missing_heads"))
         self._details = options.calibration or options.threshold is not None or bool(options.outcome_metric)
         if options.calibration:
             self.result.calibration = CalibrationTable()
         if options.threshold is not None:
             self.result.threshold = ThresholdReport(options.threshold)
         self._outcomes: dict[int, list[bool | None]] = {}
-        # Pairs of sentences with the same tokens, counted together (see
-        # score.count_identical_many) when enough have gathered.
-        self._identical: list[tuple[Sentence, Sentence]] = []
+        self._identical: IdenticalBatch[None] = IdenticalBatch()
         self._conf: dict[int, list[dict[str, float] | None]] = {}  # per system sentence id()
         # The bulk lane needs nothing per word beyond counts.
         self.bulk = not self._details and chunk_sink is None
@@ -242,7 +239,7 @@ class ConlluEvaluator:
             if c < len(candidates) and candidates[c][0] == position:
                 k, c = c, c + 1
                 index = candidates[k][1]
-                if batch.passed[k] and self._held is None and self.pairer.can_claim(index):
+                if batch.passed[k] and self.counter.idle and self.pairer.can_claim(index):
                     self.pairer.claim(index)
                     if result.system_ids is not None:
                         result.system_ids.append(gold.sent_ids[index])  # found by this sent_id
@@ -274,17 +271,17 @@ class ConlluEvaluator:
                 result.conf_problems.add(SentenceRef(sentence.sent_id, sentence.first_line,
                                                      [problem.shifted(sentence.first_line)]))
         for chunk in self.pairer.feed(sentence):
-            self._handle(chunk)
+            self.counter.handle(chunk)
 
     def finish(self, system_file_problems: list[Problem]) -> ConlluResult:
         if self._queue:
             self._run_queue()
         for chunk in self.pairer.finish():
-            self._handle(chunk)
-        self.result.ended_unclean = self._held is not None
-        self._flush_held()
-        self._flush_identical()
+            self.counter.handle(chunk)
+        self.result.ended_unclean = self.counter.finish()
+        self._identical.flush()
         result = self.result
+        result.counts += self._identical.total
         result.gold_sentences = self.gold.count()
         result.system_file_problems = system_file_problems
         result.gold_file_problems = self.gold.reader.problems
@@ -292,64 +289,52 @@ class ConlluEvaluator:
             result.outcomes = [o for k in sorted(self._outcomes) for o in self._outcomes[k]]
         return result
 
-    # --- chunks ----------------------------------------------------------------
+    # --- the sink of the chunk counter (see chunks.CountingSink) -------------------
 
-    def _handle(self, chunk: Chunk) -> None:
-        result = self.result
-        if chunk.kind == PAIRED:
-            if self.options.annotated_only and any(s.has_missing_heads for s in chunk.system):
-                for s in chunk.system:
-                    result.excluded.add(_ref(s))
-                for k in chunk.gold:
-                    self.gold.release(k)
-                return
-            if self._held is not None:
-                gold_indices = self._held[0] + chunk.gold
-                system = self._held[1] + chunk.system
-                self._held = None
-            else:
-                gold_indices, system = chunk.gold, chunk.system
-                if len(gold_indices) == 1 and len(system) == 1 and not self._details:
-                    gold = self.gold.get(gold_indices[0])
-                    if identity_ready(gold, system[0]):
-                        self._add_identical(gold_indices[0], gold, system[0])
-                        return
-            self._count(gold_indices, system, final=False)
-        elif chunk.kind == UNMATCHED:
-            self._flush_held()
-            for s in chunk.system:
-                result.unmatched.add(SentenceRef(s.sent_id, s.first_line, [], chunk.mismatch))
-            self._add(score_chunk([], chunk.system).counts)
-        elif chunk.kind == MISSING:
-            self._flush_held()
-            for k in chunk.gold:
-                sentence = self.gold.get(k)
-                result.missing.add(_ref(sentence))
-                if not self.options.ignore_missing:
-                    self._add(score_chunk([sentence], []).counts)
-                    if self.options.outcome_metric:
-                        self._outcomes[k] = self._missing_outcomes(sentence)
-                self.gold.release(k)
-
-    def _flush_held(self) -> None:
-        if self._held is not None:
-            gold_indices, system = self._held
-            self._held = None
-            self._count(gold_indices, system, final=True)
-
-    def _count(self, gold_indices: list[int], system: list[Sentence], final: bool) -> None:
+    def count(self, gold_indices: list[int], system: list[Sentence], final: bool) -> bool:
+        if len(gold_indices) == 1 and len(system) == 1 and not self._details:
+            sentence = self.gold.get(gold_indices[0])
+            if identity_ready(sentence, system[0]):
+                self._identical.add(sentence, system[0], None)
+                if self.chunk_sink is not None:
+                    self.chunk_sink([sentence], system)
+                self._scored(gold_indices, system)
+                return True
         gold = [self.gold.get(k) for k in gold_indices]
-        scored = chunk_counts(gold, system, self._details)
+        scored = score_chunk(gold, system, self._details)
         if not scored.clean and not final:
-            self._held = (gold_indices, system)
-            return
+            return False
         self._add(scored.counts)
         if self.chunk_sink is not None:
             self.chunk_sink(gold, system)
-        self.result.scored_gold_sentences += len(gold)
-        self.result.scored_system_sentences += len(system)
         if self._details:
             self._use_details(gold_indices, gold, system, scored)
+        self._scored(gold_indices, system)
+        return True
+
+    def exclude(self, chunk: Chunk) -> None:
+        for s in chunk.system:
+            self.result.excluded.add(_ref(s))
+        for k in chunk.gold:
+            self.gold.release(k)
+
+    def unmatched(self, chunk: Chunk) -> None:
+        for s in chunk.system:
+            self.result.unmatched.add(SentenceRef(s.sent_id, s.first_line, [], chunk.mismatch))
+            self._add(one_side_counts(s, gold=False))
+
+    def missing(self, k: int, counted: bool) -> None:
+        sentence = self.gold.get(k)
+        self.result.missing.add(_ref(sentence))
+        if counted:
+            self._add(one_side_counts(sentence, gold=True))
+            if self.options.outcome_metric:
+                self._outcomes[k] = self._missing_outcomes(sentence)
+        self.gold.release(k)
+
+    def _scored(self, gold_indices: list[int], system: list[Sentence]) -> None:
+        self.result.scored_gold_sentences += len(gold_indices)
+        self.result.scored_system_sentences += len(system)
         for k in gold_indices:
             self.gold.release(k)
         for s in system:
@@ -357,21 +342,6 @@ class ConlluEvaluator:
 
     def _add(self, counts: Counts) -> None:
         self.result.counts += counts
-
-    def _add_identical(self, index: int, gold: Sentence, system: Sentence) -> None:
-        self._identical.append((gold, system))
-        if self.chunk_sink is not None:
-            self.chunk_sink([gold], [system])
-        self.result.scored_gold_sentences += 1
-        self.result.scored_system_sentences += 1
-        self.gold.release(index)
-        if len(self._identical) >= 256:
-            self._flush_identical()
-
-    def _flush_identical(self) -> None:
-        if self._identical:
-            self._add(count_identical_many(self._identical))
-            self._identical = []
 
     # --- per-word details ------------------------------------------------------
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..excerpt import excerpt, identifier, quoted
+from ..excerpt import identifier, quoted
 from ..problems import Problem
 from ..report import Signature, percent, proportion, render_table
 from ..stats import CalibrationTable, ThresholdReport, wilson_interval

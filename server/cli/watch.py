@@ -108,7 +108,7 @@ def _print_capped(sign: str, diagnostics: list[Shown], path: str) -> None:
 def _start_message(workspace: DiskWorkspace, folders: list[str], keys: list[str]) -> str:
     from ..daemon import shown_path
     documents = [workspace.engine.documents[k] for k in keys if k in workspace.engine.documents]
-    with_gold = sum(1 for d in documents if d.pairing.gold and os.path.exists(d.pairing.gold))
+    with_gold = sum(1 for d in documents if d.setup.gold and os.path.exists(d.setup.gold))
     where = ", ".join(shown_path(f) or "." for f in folders)
     files = f"{len(documents)} file{'s' if len(documents) != 1 else ''}"
     return (f"annoscore watch: watching {where}: {files} annoscore reads ({with_gold} scored against "
@@ -134,8 +134,8 @@ def run(args: argparse.Namespace) -> int:
     keys = [os.path.abspath(p) for p in files_under(paths) if workspace.add(p)]
     printer = Printer(workspace, args.json)
     folders = sorted({os.path.abspath(p if os.path.isdir(p) else os.path.dirname(os.path.abspath(p)))
-                      for p in paths} | {os.path.dirname(d.pairing.gold) for d in
-                                         workspace.engine.documents.values() if d.pairing.gold})
+                      for p in paths} | {os.path.dirname(d.setup.gold) for d in
+                                         workspace.engine.documents.values() if d.setup.gold})
     print(_start_message(workspace, folders, keys), file=sys.stderr, flush=True)
     printer.report(workspace.rescore(keys), "start")
     try:

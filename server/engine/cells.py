@@ -9,7 +9,7 @@ document's current text and the engine's current pairing:
 - the sentence holding the line is parsed again from its segment (one
   sentence: cheap), which gives the word, its head word and its ``Conf=``;
 - gold, when the document is paired with a gold file: the pairing's unit
-  holding the sentence (see `ConlluPairing`) is aligned word by word exactly
+  holding the sentence (see `conllu.score.IncrementalScore`) is aligned word by word exactly
   as it is counted (`score_chunk` with details), which says which gold word,
   if any, this word is aligned with.  Only when the pairing is up to date
   with the text (the sentence's analysis is the one the pairing was made
@@ -31,6 +31,7 @@ from scorer.conllu.score import HEAD_OK, LAS_OK, score_chunk
 from scorer.conllu.sentence import COLUMN_NAMES, FORM, HEAD, Sentence
 
 from ..textstore import TextStore
+from .conllu.handler import results_of
 
 
 @dataclass
@@ -181,28 +182,26 @@ class _Counted:
 
 
 def _gold_of(engine, document, segment, index: int) -> _Counted | None:
-    """The unit the sentence is counted in, when the pairing is up to date."""
-    pairing = document.conllu
+    """The unit the sentence is counted in, when the score is up to date
+    with it (the sentence's analysis is the one the score was made from)."""
+    score = results_of(document).score
     analysis = segment.analysis
-    if pairing is None or analysis is None or index >= len(analysis[1]):
+    if score is None or analysis is None or index >= len(analysis[1]):
         return None
     info = analysis[1][index]
     position = info.position
-    if not (0 <= position < len(pairing.system)) or pairing.system[position] is not info:
-        document.index()  # positions are made when first needed
-        position = info.position
-        if not (0 <= position < len(pairing.system)) or pairing.system[position] is not info:
-            return None
-    u = pairing.unit_of[position] if position < len(pairing.unit_of) else -1
+    if not (0 <= position < len(score.system)) or score.system[position] is not info:
+        return None
+    u = score.unit_of[position] if position < len(score.unit_of) else -1
     if u < 0:
         return None
-    unit = pairing.units[u]
+    unit = score.units[u]
     if unit.kind != PAIRED:
         return None
-    golds = [pairing.gold[g].parse() for g in unit.gold]
-    systems = [pairing.system[s].parse() for s in unit.system]
+    golds = [score.gold[g].parse() for g in unit.gold]
+    systems = [score.system[s].parse() for s in unit.system]
     return _Counted(golds, systems, unit.system.index(position),
-                    [pairing.gold[g].sent_id for g in unit.gold])
+                    [score.gold[g].sent_id for g in unit.gold])
 
 
 def _summary(sentence: Sentence, counted: _Counted | None) -> SentenceSummary:

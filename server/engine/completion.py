@@ -67,7 +67,7 @@ def complete(engine, key: str, line: int, column: int) -> Completion | None:
     elif cell.column == DEPREL:
         candidates = [Candidate(r, "universal relation", "0" + r) for r in UNIVERSAL_RELATIONS]
         document = engine.documents[key]
-        gold = engine.documents.get(document.pairing.gold or "")
+        gold = engine.documents.get(document.setup.gold or "")
         in_gold = subtypes_of(gold.store) if gold is not None and isinstance(gold.store, TextStore) else set()
         here = (subtypes_of(document.store) | {r for r in sentence.deprel if ":" in r}) - in_gold
         candidates += [Candidate(r, "subtype used in gold", "1" + r) for r in sorted(in_gold)]

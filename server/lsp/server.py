@@ -41,7 +41,8 @@ from pygls.uris import from_fs_path, to_fs_path
 from scorer import __version__
 from scorer.problems import Problem
 
-from ..engine import Engine, parts
+from ..engine import Engine
+from ..engine.conllu import parts
 from ..textstore import TextStore
 from .positions import UTF16, UTF32, from_client, to_client
 from .protocol import AnnoscoreProtocol

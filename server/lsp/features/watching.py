@@ -47,7 +47,7 @@ class FileWatching:
         if engine.root and os.path.isdir(engine.root):
             folders.add(os.path.abspath(engine.root))
         for document in list(engine.documents.values()):
-            for path in (document.path, document.pairing.gold):
+            for path in (document.path, document.setup.gold):
                 if path:
                     folder = os.path.dirname(os.path.abspath(path))
                     if os.path.isdir(folder) and not any(

@@ -27,8 +27,10 @@ from scorer.segmentation.pairing import pair_by_text
 from scorer.segmentation.report import segmentation_text
 from scorer.segmentation.tokens import has_tokens
 
+from ..textstore import LineStore
+
 if TYPE_CHECKING:  # pragma: no cover
-    from .engine import Document, Engine
+    from .document import Document
 
 CACHE_LIMIT = 1 << 18
 
@@ -45,7 +47,7 @@ class LineState:
     has_gold: bool = False
 
 
-def _lines(document: "Document") -> list[str]:
+def _lines(document: Document) -> list[str]:
     """A line document's lines as `evaluate` reads them: a byte-order mark
     at the start is not part of the first line (`_bom_problem` reports it)."""
     lines = document.store.lines
@@ -54,7 +56,7 @@ def _lines(document: "Document") -> list[str]:
     return lines
 
 
-def _bom_problem(document: "Document") -> list[Problem]:
+def _bom_problem(document: Document) -> list[Problem]:
     lines = document.store.lines
     if lines and lines[0].startswith("\ufeff"):
         return [Problem("format-bom", "a byte-order mark at the start of the file was ignored",
@@ -68,29 +70,16 @@ def _cache(state: LineState) -> dict:
     return state.cache
 
 
-def rescore(engine: "Engine", document: "Document") -> list[str]:
-    state = document.state if isinstance(document.state, LineState) else LineState()
-    gold = engine.gold_document(document)
-    if document.format == "labels":
-        document.state = _labels(document, gold, state)
-    else:
-        document.state = _segmentation(document, gold, state)
-    out = [document.key]
-    if gold is not None and gold.in_editor:
-        out.append(gold.key)
-    return out
-
-
 # --------------------------------------------------------------------------
 # Segmentation
 # --------------------------------------------------------------------------
 
 
-def _options(document: "Document") -> SegmentationOptions:
-    return SegmentationOptions(document.format, document.pairing.pos)
+def _options(document: Document) -> SegmentationOptions:
+    return SegmentationOptions(document.format, document.setup.pos)
 
 
-def _segmentation(document: "Document", gold: "Document | None", old: LineState) -> LineState:
+def _segmentation(document: Document, gold: Document | None, old: LineState) -> LineState:
     options = _options(document)
     state = LineState(cache=old.cache)
     lines = _lines(document)
@@ -165,7 +154,7 @@ def _text(line: str, options: SegmentationOptions) -> str | None:
 # --------------------------------------------------------------------------
 
 
-def _labels(document: "Document", gold: "Document | None", old: LineState) -> LineState:
+def _labels(document: Document, gold: Document | None, old: LineState) -> LineState:
     state = LineState(cache=old.cache)
     lines = _lines(document)
     state.problems += _bom_problem(document)
@@ -227,38 +216,68 @@ def _labels(document: "Document", gold: "Document | None", old: LineState) -> Li
 
 
 # --------------------------------------------------------------------------
-# What the engine reads
+# The handler the engine calls
 # --------------------------------------------------------------------------
 
 
-def diagnostics(engine: "Engine", document: "Document") -> list[Problem]:
-    problems = list(document.state.problems) if isinstance(document.state, LineState) else []
-    for dependent in engine.dependents(document.path or ""):
-        if isinstance(dependent.state, LineState):
-            problems += dependent.state.gold_problems
-    return problems
+class LinesHandler:
+    """Segmentation and label documents (see the module's docstring)."""
 
+    formats = ("space", "tsv", "labels")
 
-def score(engine: "Engine", document: "Document") -> dict[str, Any] | None:
-    state = document.state if isinstance(document.state, LineState) else LineState()
-    return {
-        "path": document.path or document.key,
-        "format": document.format,
-        "gold": document.pairing.gold if state.has_gold else None,
-        "metrics": dict(state.metrics),
-        "counts": dict(state.counts),
-    }
+    def new_store(self, text: str, lone_cr_ends_lines: bool) -> LineStore:
+        return LineStore(text, lone_cr_ends_lines)
 
+    def opened(self, document) -> None:
+        pass
 
-def report(engine: "Engine", document: "Document") -> str | None:
-    gold = engine.gold_document(document)
-    if gold is None:
-        return "No gold file for this document: no score."
-    signature = Signature(document.format, {"pos": document.pairing.pos})
-    if document.format == "labels":
-        from scorer.labels import evaluate_label_files
-        from scorer.labels.report import labels_text
-        result = evaluate_label_files(parse_labels(_lines(gold)), parse_labels(_lines(document)))
-        return labels_text(result, signature)
-    result = evaluate_lines(_lines(gold), _lines(document), _options(document))
-    return segmentation_text(result, signature)
+    def forget(self, document) -> None:
+        document.results = None
+        document.edits = None
+
+    def settings_changed(self, document, old, new) -> None:
+        pass  # line documents have no setting of their own beyond their pairing
+
+    def gold_changed(self, document) -> None:
+        document.results = None
+
+    def long_pass_ahead(self, document) -> bool:
+        return False  # one cached score per line: fast enough without a progress bar
+
+    def rescore(self, document, gold, settings, log, progress) -> None:
+        state = document.results if isinstance(document.results, LineState) else LineState()
+        if document.format == "labels":
+            document.results = _labels(document, gold, state)
+        else:
+            document.results = _segmentation(document, gold, state)
+
+    def diagnostics(self, document, dependents, settings, shown) -> None:
+        state = document.results if isinstance(document.results, LineState) else LineState()
+        for problem in state.problems:
+            shown.add(problem)
+        for dependent in dependents:
+            if isinstance(dependent.results, LineState):
+                for problem in dependent.results.gold_problems:
+                    shown.add(problem)
+
+    def score(self, document) -> dict[str, Any]:
+        state = document.results if isinstance(document.results, LineState) else LineState()
+        return {
+            "path": document.path or document.key,
+            "format": document.format,
+            "gold": document.setup.gold if state.has_gold else None,
+            "metrics": dict(state.metrics),
+            "counts": dict(state.counts),
+        }
+
+    def report(self, document, gold, settings) -> str:
+        if gold is None:
+            return "No gold file for this document: no score."
+        signature = Signature(document.format, {"pos": document.setup.pos})
+        if document.format == "labels":
+            from scorer.labels import evaluate_label_files
+            from scorer.labels.report import labels_text
+            result = evaluate_label_files(parse_labels(_lines(gold)), parse_labels(_lines(document)))
+            return labels_text(result, signature)
+        result = evaluate_lines(_lines(gold), _lines(document), _options(document))
+        return segmentation_text(result, signature)

@@ -2,7 +2,7 @@
 
 Opening a million-word prediction beside its gold means analysing every
 sentence of both files, pairing them and counting everything once; later
-edits only redo what they touch (see `server.engine.conllu`).  That first
+edits only redo what they touch (see `server.engine.conllu.score`).  That first
 pass is the one moment the engine does the work of a whole file, so it is
 split in two, as `server.parallel` splits ``annoscore evaluate`` (which
 cuts into more, shrinking parts; here the second half comes back as
@@ -13,7 +13,7 @@ per-sentence state to be joined, so one cut is kept):
 2. A second process takes the text after the cut (prediction and gold,
    handed over in a temporary file that only the user can read, removed as
    soon as that process has opened it) and does there exactly what
-   `ConlluPairing.rescore` does on a whole document: analyse, pair, count.
+   `IncrementalScore.rescore` does on a whole document: analyse, pair, count.
    It sends back, per segment, the fields of its `SentenceInfo`s, and its
    units, as plain tuples.  Meanwhile this process does the same with the
    text before the cut.
@@ -28,7 +28,7 @@ no gold sentence missing, the first half not ending in an alignment left
 open, and no gold ``sent_id`` in both halves (the conditions of
 `server.parallel`).  When any of this fails, or the second process fails, the
 document is paired and counted again in one pass — reusing the analyses both
-halves made, so that this costs only the pairing.  So the split can only be
+halves made, so that this costs only the score.  So the split can only be
 faster, never different; the tests hold it to the single pass.
 
 The second process comes from a *forkserver* (a clean process started once,
@@ -50,9 +50,12 @@ from typing import Any, Callable, Sequence
 from scorer.conllu.counts import Counts
 from scorer.conllu.reader import block_sent_id
 
-from ..parallel import default_jobs
-from ..textstore import Segment, segments_of
-from .conllu import ConlluPairing, GoldSource, PairingSettings, SentenceInfo, Unit, unit_key
+from ...parallel import default_jobs
+from ...textstore import Segment, segments_of
+from .analysis import SentenceInfo
+from .goldsource import GoldSource
+from .score import IncrementalScore, ScoreSettings
+from .units import Unit, unit_key
 
 # Below this many predicted sentences, starting a process costs more than it saves.
 MIN_SENTENCES = 20_000
@@ -166,19 +169,19 @@ def _info(segment: Segment, fields: tuple) -> SentenceInfo:
 
 
 def score_part(system: list[Segment], gold: list[Segment], threshold: float,
-               settings: PairingSettings) -> tuple[int, int, PartResult]:
+               settings: ScoreSettings) -> tuple[int, int, PartResult]:
     """Analyse, pair and count a part of both documents, each from a block
     to the end of the document."""
-    pairing = ConlluPairing(settings)
+    score = IncrementalScore(settings)
     source = GoldSource(gold, threshold)
-    pairing.rescore(system, source)
+    score.rescore(system, source)
     result = PartResult(
         [[_fields(i) for i in s.analysis[1]] for s in system],  # type: ignore[index]
         [[_fields(i) for i in s.analysis[1]] for s in gold[:source.next_segment]],  # type: ignore[index]
         [(u.kind, u.gold, u.system, None if u.counts is None else u.counts.values, u.clean,
-          u.problems, u.mismatch) for u in pairing.units],
-        pairing.bulk_totals.values, pairing.missing, pairing.unmatched, pairing.excluded,
-        pairing.ended_unclean)
+          u.problems, u.mismatch) for u in score.units],
+        score.bulk_totals.values, score.missing, score.unmatched, score.excluded,
+        score.ended_unclean)
     return len(system), len(gold), result
 
 
@@ -225,7 +228,7 @@ class _Part:
     system_line: int
     gold_line: int
     threshold: float
-    settings: PairingSettings
+    settings: ScoreSettings
 
 
 def _part_main(connection) -> None:
@@ -265,7 +268,7 @@ class _Launch(threading.Thread):
     second process started that much later."""
 
     def __init__(self, system: Sequence[Segment], gold: Sequence[Segment], threshold: float,
-                 settings: PairingSettings) -> None:
+                 settings: ScoreSettings) -> None:
         super().__init__(name="annoscore-second-half", daemon=True)
         self.process: Any = None
         self.connection: Any = None
@@ -326,13 +329,13 @@ class _Launch(threading.Thread):
 # --------------------------------------------------------------------------
 
 
-def rescore_in_two(pairing: ConlluPairing, system: Sequence[Segment], gold: Sequence[Segment],
+def rescore_in_two(score: IncrementalScore, system: Sequence[Segment], gold: Sequence[Segment],
                    threshold: float, log: Callable[[str], None],
                    progress: Callable[[float], None] | None = None) -> bool:
-    """Pair and count everything (as `ConlluPairing.rescore`) in two
+    """Pair and count everything (as `IncrementalScore.rescore`) in two
     processes.  Returns False, having done nothing that needs undoing, when
     the documents are too small, cannot be cut, or the halves cannot be
-    joined: then call `ConlluPairing.rescore` (the analyses made here are
+    joined: then call `IncrementalScore.rescore` (the analyses made here are
     kept on the segments, so that costs only the pairing)."""
     if len(system) < MIN_SENTENCES or default_jobs() < 2:
         return False
@@ -342,10 +345,10 @@ def rescore_in_two(pairing: ConlluPairing, system: Sequence[Segment], gold: Sequ
     c, g = cut
     # The second process is started from a thread, so that this one starts
     # on the first half at once.
-    launch = _Launch(system[c:], gold[g:], threshold, pairing.settings)
+    launch = _Launch(system[c:], gold[g:], threshold, score.settings)
     launch.start()
 
-    first = ConlluPairing(pairing.settings)
+    first = IncrementalScore(score.settings)
     try:
         # The halves go at about the same pace: the first one's is the whole's.
         first.rescore(system[:c], GoldSource(gold[:g], threshold), progress=progress)
@@ -371,23 +374,23 @@ def rescore_in_two(pairing: ConlluPairing, system: Sequence[Segment], gold: Sequ
 
     # Join: the second half's positions come after the first half's.
     s0, g0 = len(first.system), len(first.gold)
-    pairing.system = first.system + system_infos
-    pairing.gold = first.gold + gold_infos
-    pairing.units = list(first.units)
+    score.system = first.system + system_infos
+    score.gold = first.gold + gold_infos
+    score.units = list(first.units)
     for kind, gold_positions, system_positions, values, clean, problems, mismatch in part.units:
         gold_positions = [k + g0 for k in gold_positions]
         system_positions = [k + s0 for k in system_positions]
-        key = () if values is None else unit_key([pairing.gold[k] for k in gold_positions],
-                                                  [pairing.system[k] for k in system_positions])
-        pairing.units.append(Unit(kind, gold_positions, system_positions,
+        key = () if values is None else unit_key([score.gold[k] for k in gold_positions],
+                                                  [score.system[k] for k in system_positions])
+        score.units.append(Unit(kind, gold_positions, system_positions,
                                   None if values is None else Counts(values), clean, key, problems, mismatch))
-    pairing.bulk_totals = first.bulk_totals + Counts(part.bulk_totals)
-    pairing.missing, pairing.unmatched = [], []
-    pairing.excluded = first.excluded + [k + s0 for k in part.excluded]
-    pairing.ended_unclean = part.ended_unclean
-    pairing.unclean = first.unclean
-    pairing.source = None  # made when first needed (see ConlluPairing.repair_locally)
-    pairing._index()
+    score.bulk_totals = first.bulk_totals + Counts(part.bulk_totals)
+    score.missing, score.unmatched = [], []
+    score.excluded = first.excluded + [k + s0 for k in part.excluded]
+    score.ended_unclean = part.ended_unclean
+    score.unclean = first.unclean
+    score.source = None  # made when first needed (see IncrementalScore.repair_locally)
+    score.reindex()
     log(f"first pass in two processes: {c} + {len(system) - c} sentence blocks")
     return True
 
