@@ -3,6 +3,7 @@ would find a problem in, and counts the pairs it takes exactly as the
 ordinary path does; evaluate_files gives the same result with it and without.
 """
 
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -10,11 +11,30 @@ from pathlib import Path
 import pytest
 
 from conftest import mkpred, shared_path
-from scorer.conllu.bulk import PlainBatch, count_plain_pairs, read_plain
+from scorer.conllu.bulk import PlainPairs, count_plain_pairs, plain_pair, read_plain, token_text
 from scorer.conllu.checks import tree_problems
 from scorer.conllu.evaluate import ConlluOptions, evaluate_files
 from scorer.conllu.reader import ConlluFileReader, parse_block, parse_blocks
 from scorer.conllu.score import count_identical_many, identity_ready
+
+class Lane:
+    """What the bulk lane decides and counts for (system, gold) blocks, both
+    ways it is done: each side read with `read_plain` and the pair taken when
+    `plain_pair` (the engine), and both read together by `PlainPairs`
+    (evaluate).  The two must agree on every pair and every count."""
+
+    def __init__(self, systems: list[str], golds: list[str]) -> None:
+        self.systems, self.golds = read_plain(systems), read_plain(golds)
+        self.passed = [plain_pair(g, s) for s, g in zip(self.systems, self.golds)]
+        self.together = PlainPairs(list(map(token_text, systems)), list(map(token_text, golds)))
+        assert self.together.passed == self.passed
+
+    def counts(self, chosen: list[bool] | None = None):
+        counts = count_plain_pairs([(g, s) for k, (s, g) in enumerate(zip(self.systems, self.golds))
+                                    if self.passed[k] and (chosen is None or chosen[k])])
+        assert self.together.counts(chosen) == counts
+        return counts
+
 
 GOLD = """# sent_id = s
 # text = The cat sat.
@@ -89,7 +109,7 @@ def ordinary_verdict(system_body: str, gold_body: str) -> bool:
 
 @pytest.mark.parametrize("name,system,gold,taken", CASES, ids=[c[0] for c in CASES])
 def test_each_case_alone(name, system, gold, taken):
-    batch = PlainBatch([system], [gold])
+    batch = Lane([system], [gold])
     assert batch.passed == [taken]
     if taken:
         assert ordinary_verdict(system, gold)
@@ -99,14 +119,14 @@ def test_each_case_alone(name, system, gold, taken):
 
 def test_all_cases_in_one_batch():
     """Pairs turned down do not disturb the columns of the others."""
-    batch = PlainBatch([c[1] for c in CASES], [c[2] for c in CASES])
+    batch = Lane([c[1] for c in CASES], [c[2] for c in CASES])
     assert batch.passed == [c[3] for c in CASES]
     taken = [(parse_block(c[2]), parse_block(c[1])) for c in CASES if c[3]]
     assert batch.counts() == count_identical_many(taken)
 
 
 def test_counts_of_a_chosen_subset():
-    batch = PlainBatch([c[1] for c in CASES], [c[2] for c in CASES])
+    batch = Lane([c[1] for c in CASES], [c[2] for c in CASES])
     chosen = [c[3] and k % 2 == 0 for k, c in enumerate(CASES)]
     taken = [(parse_block(c[2]), parse_block(c[1])) for k, c in enumerate(CASES) if chosen[k]]
     assert batch.counts(chosen) == count_identical_many(taken)
@@ -168,7 +188,7 @@ def test_generated_pairs_with_and_without_bulk(name, options, tmp_path):
     taken = 0
     for start in range(0, len(pairs), 200):
         part = pairs[start:start + 200]
-        batch = PlainBatch([s for s, _ in part], [g for _, g in part])
+        batch = Lane([s for s, _ in part], [g for _, g in part])
         for k, (s, g) in enumerate(part):
             if batch.passed[k]:
                 assert ordinary_verdict(s, g), s.split("\n", 1)[0]

@@ -1,33 +1,35 @@
-"""Scoring many plain sentence pairs at once, straight from their text.
+"""Plain sentences, read in bulk straight from their text.
 
 Nearly every sentence of a parser's output, held against its gold sentence,
 is as simple as a pair can be: the same token lines (same IDs, same FORMs),
 well formed on both sides, with other tags here and there.  Parsing each
 sentence into a `Sentence`, checking its tree and counting it one by one
 costs far more in Python's per-call overhead than the comparisons
-themselves.  So the evaluator hands such pairs over in batches of a few
-hundred, and this module:
+themselves.  So sentences are read a batch at a time (`read_plain`):
 
-1. joins the token lines of all system sentences of the batch and cuts them
-   into columns with one ``str.split("\\t")`` (the trick `reader.parse_block`
-   uses for one sentence), and the same for gold;
-2. makes, on whole columns, every check the reader and
-   `checks.tree_problems` would make: ten columns on every line, IDs 1..n
-   (multiword ranges right before their words, no empty nodes), no empty
-   FORM or space in a FORM, HEADs that are non-negative numbers forming a
-   tree (one root, no cycle, none past the last word; decided for all
-   sentences at once by pointer doubling in numpy), DEPS that read and stay
-   within the sentence;
-3. requires the system and gold ID and FORM columns to be equal, so word i
-   aligns with word i;
-4. counts the pairs that passed together, with `score.count_same_tokens`.
+1. the token lines of every sentence of the batch are joined and cut into
+   columns with one ``str.split("\\t")`` (the trick `reader.parse_block`
+   uses for one sentence);
+2. every check the reader and `checks.tree_problems` would make is made on
+   whole columns: ten columns on every line, IDs 1..n (multiword ranges
+   right before their words, no empty nodes), no empty FORM or space in a
+   FORM, HEADs that are non-negative numbers forming a tree (one root, no
+   cycle, none past the last word; decided for all sentences at once by
+   pointer doubling in numpy), DEPS that read and stay within the sentence;
+3. each sentence that passes becomes a `PlainSentence`: its characters, its
+   tokens (ID and FORM columns: equal strings mean word i aligns with word
+   i) and its word columns, kept in the batch's columns.
 
-A pair that does not pass is not an error: the evaluator scores it the
-ordinary way (parse, pair, align), which also reports what is wrong with it.
-So every check here may be stricter than the reader's, never looser: a
-passing pair is one the ordinary path would find no problem in and count
-with `score.count_identical`, to the same counts (the tests hold the two
-paths to it).
+Two plain sentences with the same tokens — a gold one and a predicted one —
+are counted together with others, from those columns
+(`count_plain_pairs`, with `score.count_same_tokens`).  Both `evaluate`
+and the engine count plain pairs this way.
+
+A sentence that does not pass is not an error: it is scored the ordinary
+way (parse, pair, align), which also reports what is wrong with it.  So
+every check here may be stricter than the reader's, never looser: a plain
+pair is one the ordinary path would find no problem in and count with
+`score.count_identical`, to the same counts (the tests hold the lanes to it).
 """
 
 from __future__ import annotations
@@ -84,183 +86,83 @@ def split_columns(text: str, rows: int, misc: bool = False) -> list[list[str]] |
     return columns
 
 
-class PlainBatch:
-    """A batch of (system, gold) sentence blocks: which pairs pass the bulk
-    checks (``passed``), and the counts of any chosen subset of them."""
-
-    def __init__(self, system_bodies: Sequence[str], gold_bodies: Sequence[str]) -> None:
-        self._start(list(map(token_text, system_bodies)), list(map(token_text, gold_bodies)))
-
-    @classmethod
-    def of_token_lines(cls, system_texts: Sequence[str | None],
-                       gold_texts: Sequence[str | None]) -> "PlainBatch":
-        """The batch of blocks whose leading comments are cut off already
-        (`token_text`, None for a block with no token lines): for callers
-        that read the comments anyway, to find the sent_id."""
-        batch = cls.__new__(cls)
-        batch._start(system_texts, gold_texts)
-        return batch
-
-    def _start(self, system_texts: Sequence[str | None], gold_texts: Sequence[str | None]) -> None:
-        n = len(system_texts)
-        self.passed = [False] * n
-        # Step 1: token lines, the same number on both sides.
-        texts: list[tuple[int, str, str, int]] = []
-        for k in range(n):
-            system_text, gold_text = system_texts[k], gold_texts[k]
-            if system_text is None or gold_text is None:
-                continue
-            rows = system_text.count("\n") + 1
-            if gold_text.count("\n") + 1 == rows:
-                texts.append((k, system_text, gold_text, rows))
-        self._pairs: list[int] = []       # batch positions of the pairs below
-        self._word_starts: list[int] = []
-        self._tokens: list[int] = []      # tokens per pair
-        self._gold: WordColumns | None = None
-        self._system: WordColumns | None = None
-        if texts:
-            self._read(texts)
-
-    # --- checks -------------------------------------------------------------------
-
-    def _read(self, texts: list[tuple[int, str, str, int]]) -> None:
-        system_columns, gold_columns, texts = _split_both(texts)
-        if not texts:
-            return
-        rows = [t[3] for t in texts]
-        row_starts = list(accumulate(rows, initial=0))
-        ok = [True] * len(texts)
-        tokens = rows[:]                 # token lines: words outside ranges, and ranges
-        range_rows = [0] * len(texts)
-        system_ids, gold_ids = system_columns[0], gold_columns[0]
-        expected = list(chain.from_iterable(map(_id_strings, rows)))
-        if not (system_ids == gold_ids == expected):
-            for k in range(len(texts)):
-                a, b = row_starts[k], row_starts[k + 1]
-                ids = gold_ids[a:b]
-                if system_ids[a:b] != ids:
-                    ok[k] = False
-                elif ids != expected[a:b]:
-                    plain = _plain_multiword_rows(ids)
-                    if plain is None:
-                        ok[k] = False
-                        continue
-                    word_rows, token_rows = plain
-                    range_rows[k] = len(ids) - len(word_rows)
-                    tokens[k] = len(token_rows)
-        system_forms, gold_forms = system_columns[1], gold_columns[1]
-        if system_forms != gold_forms:
-            for k in range(len(texts)):
-                a, b = row_starts[k], row_starts[k + 1]
-                if system_forms[a:b] != gold_forms[a:b]:
-                    ok[k] = False
-        if "" in gold_forms or has_spaces("".join(gold_forms)):
-            for k in range(len(texts)):
-                forms = gold_forms[row_starts[k]:row_starts[k + 1]]
-                if "" in forms or has_spaces("".join(forms)):
-                    ok[k] = False
-
-        # Keep the word lines of the pairs still in.
-        any_ranges = any(range_rows)
-        if any_ranges or not all(ok):
-            row_ok = list(chain.from_iterable(map(repeat, ok, rows)))
-            if any_ranges:
-                row_ok = list(map(and_, row_ok, map(str.isdecimal, gold_ids)))
-            system_columns = _kept_rows(system_columns, row_ok)
-            gold_columns = _kept_rows(gold_columns, row_ok)
-        kept = [k for k in range(len(texts)) if ok[k]]
-        words = [rows[k] - range_rows[k] for k in kept]
-        if not kept:
-            return
-
-        # Step 2: HEADs, trees and DEPS, pair by pair on whole columns.
-        word_starts = list(accumulate(words, initial=0))
-        fine = _values_ok(gold_columns, words, word_starts)
-        fine &= _values_ok(system_columns, words, word_starts, gold_columns[_DEPS])
-        if not fine.all():
-            word_ok = list(chain.from_iterable(map(repeat, fine.tolist(), words)))
-            system_columns = _kept_rows(system_columns, word_ok)
-            gold_columns = _kept_rows(gold_columns, word_ok)
-            keep = fine.tolist()
-            kept = list(compress(kept, keep))
-            words = list(compress(words, keep))
-            word_starts = list(accumulate(words, initial=0))
-        self._pairs = [texts[k][0] for k in kept]
-        for k in self._pairs:
-            self.passed[k] = True
-        self._word_starts = word_starts
-        self._tokens = [tokens[k] for k in kept]
-        self._system = _word_columns(system_columns)
-        self._gold = _word_columns(gold_columns)
-
-    # --- counts -------------------------------------------------------------------
-
-    def counts(self, chosen: Sequence[bool] | None = None) -> Counts:
-        """Counts of the passed pairs (of those among them that ``chosen``
-        marks, by batch position)."""
-        if not self._pairs or self._gold is None or self._system is None:
-            return Counts()
-        total = count_same_tokens(self._gold, self._system, self._word_starts[:-1],
-                                  len(self._pairs), sum(self._tokens))
-        if chosen is None:
-            return total
-        left_out = [j for j, k in enumerate(self._pairs) if not chosen[k]]
-        if not left_out:
-            return total
-        # Counts add up over sentences, so the few pairs left out are counted
-        # on their own and taken away (cheaper than cutting all columns again).
-        starts = self._word_starts
-        pick = [(starts[j], starts[j + 1]) for j in left_out]
-        gold = WordColumns(*(_slices(getattr(self._gold, f), pick) for f in _FIELDS))
-        system = WordColumns(*(_slices(getattr(self._system, f), pick) for f in _FIELDS))
-        words = [b - a for a, b in pick]
-        out = count_same_tokens(gold, system, list(accumulate(words, initial=0))[:-1],
-                                len(left_out), sum(self._tokens[j] for j in left_out))
-        return total - out
-
-
-def _slices(column: list, pick: list[tuple[int, int]]) -> list:
-    out: list = []
-    for a, b in pick:
-        out += column[a:b]
-    return out
-
-
 _FIELDS = ("upos", "xpos", "lemma", "feats", "deprel", "heads", "deps")
+
+
+# --------------------------------------------------------------------------
+# The steps, shared by one side (`read_plain`) and pairs (`PlainPairs`)
+# --------------------------------------------------------------------------
+
+
+def _split_batch(texts: list[tuple[int, str, int]], misc: bool = False
+                 ) -> tuple[list[tuple[int, str, int]], list[list[str]] | None]:
+    """The columns of (position, token lines, rows) laid end to end; the
+    blocks that have not ten columns on every line are left out (one split
+    of the whole batch, and a second without them when one had not)."""
+    for _ in range(2):
+        if not texts:
+            return texts, None
+        columns = split_columns("\n".join([t[1] for t in texts]), sum(t[2] for t in texts), misc=misc)
+        if columns is not None:
+            return texts, columns
+        texts = [t for t in texts if split_columns(t[1], t[2]) is not None]
+    return texts, None
+
+
+def _token_checks(ids: list[str], forms: list[str], rows: list[int], row_starts: list[int],
+                  ok: list[bool]) -> dict[int, list[int]]:
+    """IDs 1..n (or plain multiword ranges before their words) and FORMs
+    neither empty nor with spaces, per sentence: clears ``ok`` where not.
+    Returns the token rows of the sentences with multiword ranges."""
+    token_rows: dict[int, list[int]] = {}
+    expected = list(chain.from_iterable(map(_id_strings, rows)))
+    if ids != expected:
+        for k in range(len(rows)):
+            a, b = row_starts[k], row_starts[k + 1]
+            if ok[k] and ids[a:b] != expected[a:b]:
+                plain = _plain_multiword_rows(ids[a:b])
+                if plain is None:
+                    ok[k] = False
+                else:
+                    token_rows[k] = plain[1]
+    if "" in forms or has_spaces("".join(forms)):
+        for k in range(len(rows)):
+            part = forms[row_starts[k]:row_starts[k + 1]]
+            if "" in part or has_spaces("".join(part)):
+                ok[k] = False
+    return token_rows
+
+
+def _word_rows(ids: list[str], rows: list[int], ok: list[bool], token_rows: dict[int, list[int]]
+               ) -> tuple[list[bool], list[int], list[int]]:
+    """Which rows are words of a sentence still in (multiword range lines
+    are not), the sentences still in, and their numbers of words."""
+    word_mask = list(chain.from_iterable(map(repeat, ok, rows)))
+    if token_rows:
+        word_mask = list(map(and_, word_mask, map(str.isdecimal, ids)))
+    kept = [k for k in range(len(rows)) if ok[k]]
+    row_starts = list(accumulate(rows, initial=0)) if token_rows else None
+    words = [sum(map(str.isdecimal, ids[row_starts[k]:row_starts[k + 1]]))  # type: ignore[index]
+             if k in token_rows else rows[k] for k in kept]
+    return word_mask, kept, words
 
 
 def _kept_rows(columns: list[list], keep: list[bool]) -> list[list]:
     """The columns' rows that ``keep`` marks.  ID and FORM are done with
     once the token checks are made, so they are left empty, not cut."""
+    if all(keep):
+        return columns
     return [[], []] + [list(compress(c, keep)) for c in columns[_LEMMA:]]
-
-
-def _split_both(texts: list[tuple[int, str, str, int]]):
-    """Columns of all system and all gold token lines; pairs with a line
-    that has not ten columns (on either side) are left out."""
-    for _ in range(2):
-        rows = sum(t[3] for t in texts)
-        system = split_columns("\n".join([t[1] for t in texts]), rows)
-        gold = split_columns("\n".join([t[2] for t in texts]), rows)
-        if system is not None and gold is not None:
-            return system, gold, texts
-        texts = [t for t in texts if split_columns(t[1], t[3]) is not None
-                 and split_columns(t[2], t[3]) is not None]
-        if not texts:
-            break
-    return [], [], []
 
 
 # HEADs above this are out of range in any sentence, and stay within int64.
 _LARGEST_HEAD = 1 << 40
 
 
-def _values_ok(columns: list[list[str]], words: list[int], word_starts: list[int],
-               checked_deps: list[str] | None = None) -> np.ndarray:
-    """Per pair: HEADs non-negative numbers forming a tree, DEPS readable and
-    within the sentence.  Replaces the HEAD column with the numbers.
-    ``checked_deps``: a DEPS column known to be fine for the same sentences
-    (gold's); when this one is the same, it needs no second look."""
+def _values_ok(columns: list[list[str]], words: list[int], word_starts: list[int]) -> np.ndarray:
+    """Per sentence: HEADs non-negative numbers forming a tree, DEPS
+    readable and within the sentence.  Replaces the HEAD column with the
+    numbers."""
     n_pairs = len(words)
     fine = np.ones(n_pairs, dtype=bool)
     head_column = columns[_HEAD]
@@ -301,7 +203,7 @@ def _values_ok(columns: list[list[str]], words: list[int], word_starts: list[int
     unreached = ~is_root[parent]
     fine &= np.add.reduceat(unreached.astype(np.int64), starts) == 0
     deps = columns[_DEPS]
-    if deps != checked_deps and deps.count("_") != len(deps):
+    if deps.count("_") != len(deps):
         extents = np.array(list(map(_DEPS_EXTENTS.__getitem__, deps)), dtype=np.int64)
         wrong = (extents < 0) | (extents > length_of_word)
         fine &= np.add.reduceat(wrong.astype(np.int64), starts) == 0
@@ -313,11 +215,6 @@ def _word_columns(columns: list) -> WordColumns:
                        columns[_DEPREL], columns[_HEAD], columns[_DEPS])
 
 
-# --------------------------------------------------------------------------
-# One side only: sentences that need no parsing to be judged
-# --------------------------------------------------------------------------
-
-
 @dataclass(slots=True)
 class PlainSentence:
     """A sentence that passed every check above on its own: no format
@@ -325,8 +222,8 @@ class PlainSentence:
     it instead of parsing it."""
 
     sent_id: str | None
-    chars: str    # token forms laid end to end (no spaces in them)
-    tokens: str   # ID and FORM columns: equal strings mean the same tokens
+    chars: str    # token forms laid end to end (no spaces in them); "" when read for counting only
+    tokens: str   # what its tokens are: equal strings mean the same tokens and words
     words: int
     misc: list[str]
     # Its words' columns for scoring: (columns of the whole batch, first
@@ -337,82 +234,169 @@ class PlainSentence:
     n_tokens: int = 0
 
 
-def read_plain(bodies: Sequence[str | None]) -> list[PlainSentence | None]:
+def read_plain(bodies: Sequence[str | None], misc: bool = True) -> list[PlainSentence | None]:
     """Each block read as a `PlainSentence`, or None when it is not plain
     (then parse it: `reader.parse_blocks` reports what is wrong)."""
-    out: list[PlainSentence | None] = [None] * len(bodies)
-    texts = []
+    texts: list[str | None] = [None] * len(bodies)
     sent_ids: list[str | None] = [None] * len(bodies)
     for k, body in enumerate(bodies):
-        if not body:
-            continue
-        sent_ids[k], pos = read_comments(body)
-        if pos >= 0:
-            text = body[pos:] if pos else body
-            texts.append((k, text, text.count("\n") + 1))
-    for _ in range(2):
-        columns = split_columns("\n".join([t[1] for t in texts]), sum(t[2] for t in texts), misc=True) \
-            if texts else None
-        if columns is not None:
-            break
-        texts = [t for t in texts if split_columns(t[1], t[2]) is not None]
-    if columns is None or not texts:
+        if body:
+            sent_ids[k], pos = read_comments(body)
+            if pos >= 0:
+                texts[k] = body[pos:] if pos else body
+    return read_plain_token_lines(texts, sent_ids, misc)
+
+
+def read_plain_token_lines(token_lines: Sequence[str | None], sent_ids: Sequence[str | None],
+                           misc: bool = True) -> list[PlainSentence | None]:
+    """`read_plain` for blocks whose leading comments are cut off already
+    (`token_text`; None for a block without token lines), with their
+    sent_ids: for callers that read the comments anyway.  ``misc=False``
+    is for counting only: MISC and the characters are left out (scoring
+    looks at neither)."""
+    out: list[PlainSentence | None] = [None] * len(token_lines)
+    texts, columns = _split_batch([(k, text, text.count("\n") + 1) for k, text in enumerate(token_lines) if text],
+                                  misc=misc)
+    if columns is None:
         return out
     rows = [t[2] for t in texts]
     row_starts = list(accumulate(rows, initial=0))
     ids, forms = columns[0], columns[1]
     ok = [True] * len(texts)
-    token_rows: dict[int, list[int]] = {}   # sentences with multiword ranges
-    expected = list(chain.from_iterable(map(_id_strings, rows)))
-    if ids != expected:
-        for k in range(len(texts)):
-            a, b = row_starts[k], row_starts[k + 1]
-            if ids[a:b] != expected[a:b]:
-                plain = _plain_multiword_rows(ids[a:b])
-                if plain is None:
-                    ok[k] = False
-                else:
-                    token_rows[k] = plain[1]
-    if "" in forms or has_spaces("".join(forms)):
-        for k in range(len(texts)):
-            part = forms[row_starts[k]:row_starts[k + 1]]
-            if "" in part or has_spaces("".join(part)):
-                ok[k] = False
-    word_mask = list(chain.from_iterable(map(repeat, ok, rows)))
-    if token_rows:
-        word_mask = list(map(and_, word_mask, map(str.isdecimal, ids)))
-    kept = [k for k in range(len(texts)) if ok[k]]
+    token_rows = _token_checks(ids, forms, rows, row_starts, ok)
+    word_mask, kept, words = _word_rows(ids, rows, ok, token_rows)
     if not kept:
         return out
-    words = [sum(map(str.isdecimal, ids[row_starts[k]:row_starts[k + 1]])) if k in token_rows else rows[k]
-             for k in kept]
-    word_columns = _kept_rows(columns, word_mask) if not all(word_mask) else columns
+    word_columns = _kept_rows(columns, word_mask)
     word_starts = list(accumulate(words, initial=0))
     fine = _values_ok(word_columns, words, word_starts).tolist()
-    misc = word_columns[9]
+    miscs = word_columns[9] if misc else []
     batch = _word_columns(word_columns)
+    join = "\t".join
     for j, k in enumerate(kept):
         if not fine[j]:
             continue
         a, b = row_starts[k], row_starts[k + 1]
         sentence_forms = forms[a:b]
-        if k in token_rows:
-            chars = "".join([sentence_forms[r] for r in token_rows[k]])
-        else:
-            chars = "".join(sentence_forms)
         index = texts[k][0]
-        out[index] = PlainSentence(sent_ids[index], chars,
-                                   "\t".join(ids[a:b]) + "\n" + "\t".join(sentence_forms),
-                                   words[j], misc[word_starts[j]:word_starts[j + 1]],
-                                   (batch, word_starts[j], word_starts[j + 1]),
-                                   len(token_rows[k]) if k in token_rows else rows[k])
+        if k in token_rows:
+            chars = "".join([sentence_forms[r] for r in token_rows[k]]) if misc else ""
+            # IDs other than 1..n: they say which tokens are words (a newline
+            # keeps these apart from the plain form below).
+            tokens = join(ids[a:b]) + "\n" + join(sentence_forms)
+            n_tokens = len(token_rows[k])
+        else:
+            # IDs 1..n: the forms alone say what the tokens are (no TAB in a form).
+            chars = "".join(sentence_forms) if misc else ""
+            tokens = join(sentence_forms)
+            n_tokens = rows[k]
+        out[index] = PlainSentence(sent_ids[index], chars, tokens, words[j],
+                                   miscs[word_starts[j]:word_starts[j + 1]],
+                                   (batch, word_starts[j], word_starts[j + 1]), n_tokens)
     return out
 
 
+def plain_pair(gold: PlainSentence | None, system: PlainSentence | None) -> bool:
+    """Whether a gold and a system sentence can be counted in bulk
+    together: both plain, with the same tokens (so word i aligns with word i)."""
+    return gold is not None and system is not None and gold.tokens == system.tokens
+
+
+class PlainPairs:
+    """A batch of (system, gold) token lines (`token_text`) read together:
+    which pairs are plain on both sides with the same tokens (``passed``),
+    and the counts of any chosen subset of them.  The same steps as
+    `read_plain`, with the token checks made once: a pair passes only when
+    its ID and FORM columns are the same on both sides, so gold's checks
+    hold for the system side too.  (What `evaluate`'s bulk lane uses: it
+    needs no `PlainSentence` per sentence.)"""
+
+    def __init__(self, system_texts: Sequence[str | None], gold_texts: Sequence[str | None]) -> None:
+        n = len(system_texts)
+        self.passed = [False] * n
+        self._pairs: list[int] = []
+        texts: list[tuple[int, str, str, int]] = []
+        for k in range(n):
+            system_text, gold_text = system_texts[k], gold_texts[k]
+            if system_text and gold_text:
+                rows = system_text.count("\n") + 1
+                if gold_text.count("\n") + 1 == rows:
+                    texts.append((k, system_text, gold_text, rows))
+        if texts:
+            self._read(texts)
+
+    def _read(self, texts: list[tuple[int, str, str, int]]) -> None:
+        system_texts, system = _split_batch([(k, s, rows) for k, s, _, rows in texts])
+        gold_texts, gold = _split_batch([(k, g, rows) for k, _, g, rows in texts])
+        if system is None or gold is None:
+            return
+        if len(system_texts) != len(texts) or len(gold_texts) != len(texts):
+            both = {t[0] for t in system_texts} & {t[0] for t in gold_texts}
+            texts = [t for t in texts if t[0] in both]
+            system_texts, system = _split_batch([(k, s, rows) for k, s, _, rows in texts])
+            gold_texts, gold = _split_batch([(k, g, rows) for k, _, g, rows in texts])
+            if system is None or gold is None:
+                return
+        rows = [t[3] for t in texts]
+        row_starts = list(accumulate(rows, initial=0))
+        ok = [True] * len(texts)
+        for column in (0, 1):  # the same IDs and FORMs: word i aligns with word i
+            if system[column] != gold[column]:
+                for k in range(len(texts)):
+                    a, b = row_starts[k], row_starts[k + 1]
+                    if system[column][a:b] != gold[column][a:b]:
+                        ok[k] = False
+        token_rows = _token_checks(gold[0], gold[1], rows, row_starts, ok)
+        word_mask, kept, words = _word_rows(gold[0], rows, ok, token_rows)
+        if not kept:
+            return
+        system, gold = _kept_rows(system, word_mask), _kept_rows(gold, word_mask)
+        word_starts = list(accumulate(words, initial=0))
+        fine = (_values_ok(gold, words, word_starts) & _values_ok(system, words, word_starts)).tolist()
+        if not all(fine):
+            word_ok = list(chain.from_iterable(map(repeat, fine, words)))
+            system, gold = _kept_rows(system, word_ok), _kept_rows(gold, word_ok)
+            kept, words = list(compress(kept, fine)), list(compress(words, fine))
+            word_starts = list(accumulate(words, initial=0))
+        self._pairs = [texts[k][0] for k in kept]
+        for k in self._pairs:
+            self.passed[k] = True
+        self._word_starts = word_starts
+        self._tokens = [len(token_rows[k]) if k in token_rows else rows[k] for k in kept]
+        self._system, self._gold = _word_columns(system), _word_columns(gold)
+
+    def counts(self, chosen: Sequence[bool] | None = None) -> Counts:
+        """Counts of the passed pairs (of those among them that ``chosen``
+        marks, by batch position)."""
+        if not self._pairs:
+            return Counts()
+        total = count_same_tokens(self._gold, self._system, self._word_starts[:-1],
+                                  len(self._pairs), sum(self._tokens))
+        left_out = [j for j, k in enumerate(self._pairs) if chosen is not None and not chosen[k]]
+        if not left_out:
+            return total
+        # Counts add up over sentences, so the few pairs left out are counted
+        # on their own and taken away (cheaper than cutting all columns again).
+        starts = self._word_starts
+        pick = [(starts[j], starts[j + 1]) for j in left_out]
+        gold = WordColumns(*(_slices(getattr(self._gold, f), pick) for f in _FIELDS))
+        system = WordColumns(*(_slices(getattr(self._system, f), pick) for f in _FIELDS))
+        words = [b - a for a, b in pick]
+        out = count_same_tokens(gold, system, list(accumulate(words, initial=0))[:-1],
+                                len(left_out), sum(self._tokens[j] for j in left_out))
+        return total - out
+
+
+def _slices(column: list, pick: list[tuple[int, int]]) -> list:
+    out: list = []
+    for a, b in pick:
+        out += column[a:b]
+    return out
+
 def count_plain_pairs(pairs: Sequence[tuple[PlainSentence, PlainSentence]]) -> Counts:
     """The counts of (gold, system) plain sentences with the same tokens
-    (equal ``tokens``), from the columns `read_plain` kept: what
-    `PlainBatch` would count for them, without reading their text again."""
+    (equal ``tokens``), from the columns `read_plain` kept, without
+    reading their text again."""
     if not pairs:
         return Counts()
     starts, start, tokens = [], 0, 0
@@ -441,6 +425,8 @@ def _gathered(sentences: Sequence[PlainSentence]) -> WordColumns:
             runs.append((batch, first, end))
         batch, first, end = columns, a, b
     runs.append((batch, first, end))  # type: ignore[arg-type]
+    if len(runs) == 1 and first == 0 and end == len(batch.upos):  # type: ignore[union-attr]
+        return batch  # (the whole batch, in order: nothing to cut)
     out: list[list] = [[] for _ in _FIELDS]
     for columns, a, b in runs:
         for column, name in zip(out, _FIELDS):

@@ -39,7 +39,7 @@ from .counts import Counts
 from .gold import GoldFile
 from .chunks import ChunkCounter, IdenticalBatch
 from .pairing import Chunk, Mismatch, SentencePairer
-from .bulk import PlainBatch
+from .bulk import PlainPairs
 from .reader import ConlluFileReader, parse_blocks, read_comments
 from .score import (
     DEPREL_FULL_OK, FEATS_ALL_OK, HEAD_OK, LEMMA_OK, METRIC_BITS, UPOS_OK, XPOS_OK,
@@ -231,7 +231,7 @@ class ConlluEvaluator:
                 candidates.append((position, index))
                 system_lines.append(None if start < 0 else body[start:])
                 gold_lines.append(gold.token_lines(index))
-        batch = PlainBatch.of_token_lines(system_lines, gold_lines)
+        batch = PlainPairs(system_lines, gold_lines)
         chosen = [False] * len(candidates)
         result = self.result
         c = 0
