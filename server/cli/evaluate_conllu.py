@@ -8,7 +8,7 @@ import sys
 
 from scorer.conllu.evaluate import ConlluOptions, evaluate_files
 from scorer.conllu.reader import BinaryFileError
-from scorer.conllu.report import conllu_json, conllu_text
+from scorer.conllu.report import conllu_json, conllu_signature, conllu_text
 from scorer.excerpt import excerpt
 from scorer.outcomes import OutcomeList
 from scorer.report import Signature, file_sha256
@@ -39,16 +39,9 @@ def options_from(args: argparse.Namespace) -> ConlluOptions:
 
 
 def signature_for(pred: InputFile, gold: InputFile, options: ConlluOptions, result=None) -> Signature:
-    signature = Signature("conllu", {
-        "strict": options.strict,
-        "predicted_only": options.predicted_only,
-        "annotated_only": options.annotated_only,
-    })
-    if options.threshold is not None:
-        signature.options["threshold"] = options.threshold
-    signature.add_file("pred", pred.name, result.system_sha256 if result is not None else file_sha256(pred.path))
-    signature.add_file("gold", gold.name, result.gold_sha256 if result is not None else file_sha256(gold.path))
-    return signature
+    return conllu_signature(pred.name, gold.name, options,
+                            result.system_sha256 if result is not None else file_sha256(pred.path),
+                            result.gold_sha256 if result is not None else file_sha256(gold.path))
 
 
 def run(args: argparse.Namespace, pred: InputFile, gold: InputFile) -> int:
