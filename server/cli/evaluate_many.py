@@ -299,6 +299,7 @@ def _systems_text(report: dict[str, Any]) -> str:
                 notes.append(f"refused by the official scorer {', '.join(map(excerpt, averages['refused']))}")
             if notes:
                 lines.append(f"  {excerpt(run['run'] or '', 60)}: " + "; ".join(notes))
-        lines.append("")
+        if lines[-1]:
+            lines.append("")
     lines.append(f"Signature: {report['signature']['text']}")
     return "\n".join(lines)
