@@ -46,6 +46,7 @@ so that a caller can run them in other processes (the command line does:
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 import re
@@ -58,7 +59,7 @@ from .conllu.evaluate import ConlluOptions, evaluate_files
 from .conllu.reader import BinaryFileError
 from .conllu.report import conllu_json, conllu_signature, score_json
 from .excerpt import excerpt
-from .report import proportion
+from .report import Signature, proportion
 
 # The metrics of the per-treebank table (the JSON has all of them).
 TABLE_METRICS = ("Tokens", "Words", "UPOS", "UFeats", "Lemmas", "UAS", "LAS", "CLAS", "MLAS", "BLEX")
@@ -328,3 +329,83 @@ def iter_tasks(pairing: Pairing, options: ConlluOptions, breakdown: tuple[str, .
                confusions: int = 0, run: str | None = None) -> Iterator[PairTask]:
     for spec in pairing.pairs:
         yield PairTask(spec, options, breakdown, confusions, run)
+
+
+# --------------------------------------------------------------------------
+# The report (the JSON of ``evaluate PRED_DIR GOLD_DIR --json``)
+# --------------------------------------------------------------------------
+
+Run = tuple  # (system name or None, run label or None, Pairing)
+
+
+@dataclass(frozen=True)
+class ManyOptions:
+    """What the report of many pairs depends on, besides the pairs."""
+
+    strict: bool = False
+    predicted_only: bool = False
+    annotated_only: bool = False
+    split: str = "test"
+    shared_task: bool = False
+    confusions: int = 0
+    pooled: bool = False  # pool the pairs' breakdowns
+
+
+def _public(pair: dict) -> dict:
+    """A pair's entry for the JSON (its raw counts are in its result)."""
+    return {k: v for k, v in pair.items() if k not in ("counts", "pooling")}
+
+
+def many_signature(options: ManyOptions, pairs: Sequence[dict]) -> Signature:
+    """What the averages depend on: the options, and every pair's files
+    (one SHA-256 over the pairs' names and both files' SHA-256)."""
+    signature = Signature("conllu", {"strict": options.strict, "predicted_only": options.predicted_only,
+                                     "annotated_only": options.annotated_only, "split": options.split,
+                                     "shared_task": options.shared_task, "pairs": len(pairs)})
+    digest = hashlib.sha256()
+    for p in pairs:
+        files = p.get("result", {}).get("signature", {}).get("files", {})
+        digest.update("\t".join([p["name"], files.get("pred", {}).get("sha256", "-"),
+                                 files.get("gold", {}).get("sha256", "-")]).encode() + b"\n")
+    signature.files["files"] = {"path": "", "sha256": digest.hexdigest()}
+    return signature
+
+
+def many_report(runs: Sequence[Run], results: Sequence[dict], options: ManyOptions) -> dict[str, Any]:
+    """The report of scored pairs (`score_pair` results, in the order of
+    the runs' pairs): one system's pairs and averages, or each system's
+    runs and their spread."""
+    from .conllu.breakdown import merge_breakdowns
+
+    by_run: list[list[dict]] = []
+    k = 0
+    for _, _, pairing in runs:
+        by_run.append(list(results[k:k + len(pairing.pairs)]))
+        k += len(pairing.pairs)
+    strict, shared_task = options.strict, options.shared_task
+    if runs[0][0] is None:  # one system: its pairs and averages
+        pairs = by_run[0]
+        out: dict[str, Any] = {
+            "pairs": [_public(p) for p in pairs],
+            "averages": summarize(pairs, strict, shared_task),
+            "unpaired_predictions": runs[0][2].unpaired_predictions,
+            "split": options.split,
+            "shared_task": shared_task,
+        }
+        if options.pooled:
+            out["pooled"] = merge_breakdowns([p["pooling"] for p in pairs if p["status"] == SCORED],
+                                             options.confusions)
+        out["signature"] = many_signature(options, pairs).as_dict()
+        return out
+    systems: dict[str, Any] = {}
+    runs_of: dict[str, list[dict]] = {}  # per system: each run's averages, with its pairs as scored
+    for (name, label, pairing), pairs in zip(runs, by_run):
+        system = systems.setdefault(name, {"runs": []})
+        averages = summarize(pairs, strict, shared_task)
+        system["runs"].append({"run": label, "pairs": [_public(p) for p in pairs], "averages": averages,
+                               "unpaired_predictions": pairing.unpaired_predictions})
+        runs_of.setdefault(name, []).append(dict(averages, pairs=pairs))
+    for name, system in systems.items():
+        system["summary"] = summarize_runs(runs_of[name], strict, shared_task)
+    return {"systems": systems, "split": options.split, "shared_task": shared_task,
+            "signature": many_signature(options, results).as_dict()}

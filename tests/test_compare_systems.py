@@ -111,3 +111,22 @@ def test_usage_errors(capsys, one, tmp_path):
     assert main(["compare", str(a), str(tmp_path / "none.conllu"), "--gold", str(gold)]) == 1
     err = capsys.readouterr().err
     assert "Traceback" not in err and "no such file" in err
+
+
+def test_the_python_api_returns_what_json_prints(capsys, one, tmp_path):
+    from scorer import compare_conllu, evaluate_conllu, evaluate_many, evaluate_systems
+
+    a, b, gold = one
+    assert evaluate_conllu(a, gold, breakdown=["upos"], confusions=2) == run_json(
+        capsys, "evaluate", str(a), str(gold), "--breakdown", "upos", "--confusions", "2")
+    assert compare_conllu(a, b, gold, metrics=["LAS", "BLEX"], samples=300, seed=2) == run_json(
+        capsys, "compare", str(a), str(b), "--gold", str(gold), "--metric", "LAS,BLEX", "--samples", "300",
+        "--seed", "2")
+    pred_dir, gold_dir = tmp_path / "p", tmp_path / "g"
+    pred_dir.mkdir()
+    gold_dir.mkdir()
+    (pred_dir / "t.conllu").write_bytes(a.read_bytes())
+    (gold_dir / "t.conllu").write_bytes(gold.read_bytes())
+    assert evaluate_many(pred_dir, gold_dir) == run_json(capsys, "evaluate", str(pred_dir), str(gold_dir))
+    assert evaluate_systems({"s": [a, b]}, gold) == run_json(
+        capsys, "evaluate", "--system", f"s={a}", "--system", f"s={b}", str(gold), "--jobs", "1")

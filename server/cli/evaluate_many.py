@@ -11,7 +11,6 @@ averages are printed (or the JSON).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import sys
@@ -19,12 +18,12 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 from scorer.batch import (
-    FAILED, MISSING, SCORED, TABLE_METRICS, Pairing, PairingError, PairSpec, PairTask, expand_runs,
-    metric_names, pair_directories, read_manifest, score_pair, summarize, summarize_runs,
+    FAILED, MISSING, SCORED, TABLE_METRICS, ManyOptions, Pairing, PairingError, PairSpec, PairTask,
+    expand_runs, many_report, pair_directories, read_manifest, score_pair,
 )
-from scorer.conllu.breakdown import breakdown_text, merge_breakdowns
+from scorer.conllu.breakdown import breakdown_text
 from scorer.excerpt import excerpt
-from scorer.report import Signature, percent, render_table
+from scorer.report import percent, render_table
 
 from ..parallel import default_jobs
 from .errors import InputError, UsageError
@@ -53,7 +52,10 @@ def run(args: argparse.Namespace) -> int:
     if not any(t.spec.pred for t in tasks):
         raise InputError("no prediction pairs with a gold file" + _pairing_hint(args))
     results = _score_all(tasks, args.jobs if args.jobs is not None else default_jobs())
-    report = _report(args, runs, results)
+    report = many_report(runs, results, ManyOptions(
+        strict=options.strict, predicted_only=options.predicted_only, annotated_only=options.annotated_only,
+        split=args.split, shared_task=args.shared_task, confusions=args.confusions or 0,
+        pooled=bool(kinds or args.confusions)))
     if args.json:
         json.dump(report, sys.stdout, indent=1)
         sys.stdout.write("\n")
@@ -162,62 +164,6 @@ def _size(path: str | None) -> int:
 # --------------------------------------------------------------------------
 # The report
 # --------------------------------------------------------------------------
-
-
-def _public(pair: dict) -> dict:
-    """A pair's entry for the JSON (the raw counts are in its result)."""
-    return {k: v for k, v in pair.items() if k not in ("counts", "pooling")}
-
-
-def _batch_signature(args: argparse.Namespace, pairs: list[dict], strict: bool) -> Signature:
-    """What the averages depend on: the options, and every pair's files
-    (one SHA-256 over the pairs' names and both files' SHA-256)."""
-    signature = Signature("conllu", {"strict": strict, "predicted_only": args.predicted_only,
-                                     "annotated_only": args.annotated_only, "split": args.split,
-                                     "shared_task": args.shared_task, "pairs": len(pairs)})
-    digest = hashlib.sha256()
-    for p in pairs:
-        files = p.get("result", {}).get("signature", {}).get("files", {})
-        digest.update("\t".join([p["name"], files.get("pred", {}).get("sha256", "-"),
-                                 files.get("gold", {}).get("sha256", "-")]).encode() + b"\n")
-    signature.files["files"] = {"path": "", "sha256": digest.hexdigest()}
-    return signature
-
-
-def _report(args: argparse.Namespace, runs, results: list[dict]) -> dict[str, Any]:
-    strict = args.strict
-    by_run: list[list[dict]] = []
-    k = 0
-    for _, _, pairing in runs:
-        by_run.append(results[k:k + len(pairing.pairs)])
-        k += len(pairing.pairs)
-    kinds = bool(breakdown_kinds(args) or args.confusions)
-    if runs[0][0] is None:  # one system: its pairs and averages
-        pairs = by_run[0]
-        out: dict[str, Any] = {
-            "pairs": [_public(p) for p in pairs],
-            "averages": summarize(pairs, strict, args.shared_task),
-            "unpaired_predictions": runs[0][2].unpaired_predictions,
-            "split": args.split,
-            "shared_task": args.shared_task,
-        }
-        if kinds:
-            out["pooled"] = merge_breakdowns([p["pooling"] for p in pairs if p["status"] == SCORED],
-                                             args.confusions or 0)
-        out["signature"] = _batch_signature(args, pairs, strict).as_dict()
-        return out
-    systems: dict[str, Any] = {}
-    runs_of: dict[str, list[dict]] = {}  # per system: each run's averages, with its pairs as scored
-    for (name, label, pairing), pairs in zip(runs, by_run):
-        system = systems.setdefault(name, {"runs": []})
-        averages = summarize(pairs, strict, args.shared_task)
-        system["runs"].append({"run": label, "pairs": [_public(p) for p in pairs], "averages": averages,
-                               "unpaired_predictions": pairing.unpaired_predictions})
-        runs_of.setdefault(name, []).append(dict(averages, pairs=pairs))
-    for name, system in systems.items():
-        system["summary"] = summarize_runs(runs_of[name], strict, args.shared_task)
-    return {"systems": systems, "split": args.split, "shared_task": args.shared_task,
-            "signature": _batch_signature(args, results, strict).as_dict()}
 
 
 def _text(report: dict[str, Any], strict: bool) -> str:
