@@ -40,6 +40,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--save-errors applies to one pair; for many, use `annoscore compare A_DIR B_DIR --gold GOLD_DIR`")
     if args.official:
         raise UsageError("--official applies to one pair")
+    if args.counts:
+        raise UsageError("--counts applies to one pair; with many, --json has every pair's raw counts")
     if args.format not in (None, "conllu"):
         raise UsageError("many pairs at once are CoNLL-U only")
     if args.jobs is not None and args.jobs < 1:
