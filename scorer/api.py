@@ -26,8 +26,7 @@ import os
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .batch import (
-    ManyOptions, Pairing, PairSpec, PairTask, expand_runs, many_report, pair_directories, read_manifest,
-    score_pair,
+    ManyOptions, PairTask, expand_runs, many_report, pair_directories, pair_run, read_manifest, score_pair,
 )
 from .conllu.evaluate import ConlluOptions, evaluate_files
 from .conllu.report import conllu_json, conllu_signature
@@ -98,12 +97,7 @@ def evaluate_systems(systems: Mapping[str, Sequence[str | os.PathLike[str]]], go
     gold = os.fspath(gold)
     for name, patterns in systems.items():
         for match in expand_runs([os.fspath(p) for p in patterns]):
-            if os.path.isdir(gold):
-                pairing = pair_directories(match, gold, split)
-            else:
-                treebank = os.path.basename(gold).rsplit(".", 1)[0]
-                pairing = Pairing([PairSpec(treebank, gold, match if os.path.exists(match) else None)])
-            runs.append((name, match, pairing))
+            runs.append((name, match, pair_run(match, gold, split)))
     if not runs:
         raise ValueError("no runs given")
     return _many(runs, strict=strict, predicted_only=predicted_only, annotated_only=annotated_only, split=split,

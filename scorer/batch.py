@@ -40,8 +40,8 @@ averages: the mean, the standard deviation (n − 1 in the denominator) and
 the minimum and maximum over the runs (`summarize_runs`).
 
 Pairs are scored by `score_pair`, a plain function of picklable arguments,
-so that a caller can run them in other processes (the command line does:
-``map_pairs`` takes any ``map``-like function).
+so that a caller can run them in other processes (the command line does,
+and the API takes any ``map``-like function).
 """
 
 from __future__ import annotations
@@ -52,12 +52,12 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Sequence
 
-from .conllu.counts import METRICS, STRICT_METRICS, Counts
+from .conllu.counts import Counts, metric_columns
 from .conllu.evaluate import ConlluOptions, evaluate_files
 from .conllu.reader import BinaryFileError
-from .conllu.report import conllu_json, conllu_signature, score_json
+from .conllu.report import conllu_json, conllu_signature, metric_names, score_json
 from .excerpt import excerpt
 from .report import Signature, proportion
 
@@ -223,19 +223,9 @@ def score_pair(task: PairTask) -> dict[str, Any]:
     return out
 
 
-def map_pairs(tasks: Sequence[PairTask], mapper: Callable[..., Iterable[dict]] = map) -> list[dict]:
-    """`score_pair` of each task, in the tasks' order, through ``mapper``
-    (``map``, or a process pool's)."""
-    return list(mapper(score_pair, tasks))
-
-
 # --------------------------------------------------------------------------
 # Averages
 # --------------------------------------------------------------------------
-
-
-def metric_names(strict: bool) -> tuple[str, ...]:
-    return METRICS + STRICT_METRICS if strict else METRICS
 
 
 def counts_zero(pair: dict, shared_task: bool) -> bool:
@@ -274,7 +264,6 @@ def summarize(pairs: Sequence[dict], strict: bool = False, shared_task: bool = F
 
 
 def _without_correct(counts: Counts, names: Sequence[str]) -> Counts:
-    from .conllu.counts import metric_columns
     values = list(counts.values)
     for m in names:
         values[metric_columns(m)[0]] = 0
@@ -325,17 +314,21 @@ def expand_runs(patterns: Sequence[str]) -> list[str]:
     return out
 
 
-def iter_tasks(pairing: Pairing, options: ConlluOptions, breakdown: tuple[str, ...] = (),
-               confusions: int = 0, run: str | None = None) -> Iterator[PairTask]:
-    for spec in pairing.pairs:
-        yield PairTask(spec, options, breakdown, confusions, run)
+def pair_run(run: str, gold: str, split: str = "test") -> Pairing:
+    """The pairs of one run of a system: a folder paired with a gold folder
+    (`pair_directories`), or a file with a gold file (missing when the file
+    does not exist)."""
+    if os.path.isdir(gold):
+        return pair_directories(run, gold, split)
+    treebank = os.path.basename(gold).rsplit(".", 1)[0]
+    return Pairing([PairSpec(treebank, gold, run if os.path.exists(run) else None)])
 
 
 # --------------------------------------------------------------------------
 # The report (the JSON of ``evaluate PRED_DIR GOLD_DIR --json``)
 # --------------------------------------------------------------------------
 
-Run = tuple  # (system name or None, run label or None, Pairing)
+Run = tuple[str | None, str | None, Pairing]  # (system name, run label, its pairs); None, None for one system
 
 
 @dataclass(frozen=True)

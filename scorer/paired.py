@@ -20,7 +20,7 @@ the test and listed.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Sequence
 
 from .batch import PairSpec
@@ -85,7 +85,6 @@ def score_treebank(task: CompareTask) -> dict[str, Any]:
 
 
 def _with(options: ConlluOptions, **changes) -> ConlluOptions:
-    from dataclasses import replace
     return replace(options, **changes)
 
 

@@ -47,10 +47,9 @@ from typing import Sequence
 
 import numpy as np
 
-from .conllu.counts import N_VALUES, Counts, metric_columns
+from .conllu.counts import N_VALUES, metric_columns
 from .conllu.evaluate import Unit
 
-TESTS = ("bootstrap", "permutation", "mcnemar")
 DEFAULT_SAMPLES = 10_000
 DEFAULT_SEED = 12345
 # Draws per block (samples x units): about 16 MB of int64 at a time.
@@ -273,11 +272,3 @@ def approximate_randomization(treebanks: Sequence[PairedUnits], metrics: Sequenc
         out[metric] = TestResult("permutation", metric, a, b, samples, seed, (1 + extreme) / (1 + samples),
                                  None, per_tb)
     return out
-
-
-def units_total(units: Sequence[Unit]) -> Counts:
-    """The sum of the units' counts (equal to the file's counts)."""
-    total = Counts()
-    for unit in units:
-        total += unit.counts
-    return total

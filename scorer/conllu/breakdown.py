@@ -39,7 +39,6 @@ first few examples: the sent_id and the word in context with both values,
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -183,9 +182,8 @@ class BreakdownCollector:
             for g in gold:
                 tables["length"].setdefault(length_bin(len(g.form)), Tally()).sentences += 1
             if not gold:  # system words with no gold: their own sentence's length
-                for sk, sentence in enumerate(system):
-                    for sw in range(len(sentence.form)):
-                        tables["length"].setdefault(length_bin(len(sentence.form)), Tally()).system += 1
+                for sentence in system:
+                    tables["length"].setdefault(length_bin(len(sentence.form)), Tally()).system += len(sentence.form)
             else:
                 first = length_bin(len(gold[0].form))
                 tables["length"].setdefault(first, Tally()).system += sum(map(len, (s.form for s in system)))

@@ -18,8 +18,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 from scorer.batch import (
-    FAILED, MISSING, SCORED, TABLE_METRICS, ManyOptions, Pairing, PairingError, PairSpec, PairTask,
-    expand_runs, many_report, pair_directories, read_manifest, score_pair,
+    FAILED, MISSING, SCORED, TABLE_METRICS, ManyOptions, Pairing, PairingError, PairTask, expand_runs,
+    many_report, pair_directories, pair_run, read_manifest, score_pair,
 )
 from scorer.conllu.breakdown import breakdown_text
 from scorer.excerpt import excerpt
@@ -112,12 +112,7 @@ def _system_runs(values: list[str], gold: str, split: str) -> list[tuple[str | N
                 raise UsageError(f"--system {excerpt(name)}: {excerpt(match)} is a "
                                  f"{'folder' if os.path.isdir(match) else 'file'}, but GOLD is a "
                                  f"{'folder' if gold_is_dir else 'file'}")
-            if gold_is_dir:
-                pairing = pair_directories(match, gold, split)
-            else:
-                treebank = os.path.basename(gold).rsplit(".", 1)[0]
-                pairing = Pairing([PairSpec(treebank, gold, match if os.path.exists(match) else None)])
-            out.append((name, match, pairing))
+            out.append((name, match, pair_run(match, gold, split)))
     return out
 
 
