@@ -27,6 +27,7 @@ from .batch import PairSpec
 from .comparison import compare_outcomes
 from .conllu.counts import Counts
 from .conllu.evaluate import ConlluOptions, evaluate_files
+from .conllu.reader import BinaryFileError
 from .outcomes import OutcomeList
 from .report import Signature, proportion
 from .significance import (
@@ -36,6 +37,10 @@ from .significance import (
 from .stats import mcnemar_exact
 
 TESTS = ("bootstrap", "permutation", "mcnemar")
+
+
+class UnreadableInput(ValueError):
+    """A prediction or gold file that cannot be read (the message says which and why)."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +67,17 @@ def score_treebank(task: CompareTask) -> dict[str, Any]:
     A plain function of picklable arguments, to run in other processes."""
     tb = task.treebank
     out: dict[str, Any] = {"name": tb.name, "gold": tb.gold, "a": tb.a, "b": tb.b}
+    try:
+        _score_both(task, out)
+    except BinaryFileError as error:  # reported as text: it travels back from another process
+        out["error"] = str(error)
+    except (OSError, UnicodeDecodeError) as error:
+        out["error"] = f"{getattr(error, 'filename', None) or tb.name}: {getattr(error, 'strerror', None) or error}"
+    return out
+
+
+def _score_both(task: CompareTask, out: dict[str, Any]) -> None:
+    tb = task.treebank
     if task.test == "mcnemar":
         tables = {}
         for metric in task.metrics:
@@ -81,7 +97,6 @@ def score_treebank(task: CompareTask) -> dict[str, Any]:
     out["counts"] = (ra.counts.values, rb.counts.values)
     out["sha256"] = {"a": ra.system_sha256, "b": rb.system_sha256, "gold": ra.gold_sha256}
     out["refused"] = {"a": ra.official_would_refuse, "b": rb.official_would_refuse}
-    return out
 
 
 def _with(options: ConlluOptions, **changes) -> ConlluOptions:
@@ -119,6 +134,9 @@ def compare_treebanks(treebanks: Sequence[TreebankPair], metrics: Sequence[str] 
     options = options or ConlluOptions()
     tasks = [CompareTask(tb, options, test, tuple(metrics)) for tb in treebanks]
     scored = list(mapper(score_treebank, tasks))
+    failed = [s["error"] for s in scored if "error" in s]
+    if failed:
+        raise UnreadableInput(failed[0] + (f" (and {len(failed) - 1} more)" if len(failed) > 1 else ""))
     per_treebank = []
     for s in scored:
         ca, cb = Counts(list(s["counts"][0])), Counts(list(s["counts"][1]))

@@ -130,3 +130,18 @@ def test_the_python_api_returns_what_json_prints(capsys, one, tmp_path):
     assert evaluate_many(pred_dir, gold_dir) == run_json(capsys, "evaluate", str(pred_dir), str(gold_dir))
     assert evaluate_systems({"s": [a, b]}, gold) == run_json(
         capsys, "evaluate", "--system", f"s={a}", "--system", f"s={b}", str(gold), "--jobs", "1")
+
+
+def test_an_unreadable_prediction_in_a_process_is_one_clear_line(capsys, tmp_path):
+    gold_dir, a_dir, b_dir = tmp_path / "gold", tmp_path / "a", tmp_path / "b"
+    for d in (gold_dir, a_dir, b_dir):
+        d.mkdir()
+    for k, name in enumerate(("xx_one", "yy_two")):
+        g = make_gold(gold_dir / f"{name}-ud-test.conllu", k, 10)
+        make_prediction(g, a_dir / f"{name}-ud-test.conllu", 10 + k)
+        make_prediction(g, b_dir / f"{name}-ud-test.conllu", 20 + k)
+    (a_dir / "yy_two-ud-test.conllu").write_bytes(b"\x1f\x8b\x08\x00 not text")
+    capsys.readouterr()
+    assert main(["compare", str(a_dir), str(b_dir), "--gold", str(gold_dir), "--jobs", "2"]) == 1
+    err = capsys.readouterr().err
+    assert "yy_two-ud-test.conllu:1:1: this file is gzip-compressed" in err and "Traceback" not in err

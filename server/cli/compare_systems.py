@@ -14,14 +14,14 @@ import json
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from scorer.batch import PairingError, pair_directories
 from scorer.comparison import format_p
 from scorer.conllu.counts import METRICS, STRICT_METRICS
 from scorer.conllu.evaluate import ConlluOptions
-from scorer.conllu.reader import BinaryFileError
 from scorer.excerpt import excerpt
-from scorer.paired import TreebankPair, compare_treebanks, treebank_pairs
+from scorer.paired import TreebankPair, UnreadableInput, compare_treebanks, treebank_pairs
 from scorer.report import percent, render_table
 from scorer.significance import DEFAULT_SAMPLES, DEFAULT_SEED
 
@@ -93,10 +93,10 @@ def run(args: argparse.Namespace) -> int:
         else:
             report = compare_treebanks(treebanks, metrics, test, samples, seed, options, args.alpha,
                                        left_out=left_out)
-    except BinaryFileError as error:
+    except UnreadableInput as error:
         raise InputError(str(error)) from None
-    except OSError as error:
-        raise InputError(f"{error.filename}: {error.strerror}") from None
+    except BrokenProcessPool:
+        raise InputError("a scoring process ended abruptly (out of memory?); try --jobs 1") from None
     if args.json:
         json.dump(report, sys.stdout, indent=1)
         sys.stdout.write("\n")
