@@ -1,7 +1,9 @@
 """Two systems' CoNLL-U predictions against the same gold: is the difference real?
 
 `compare_treebanks` scores both predictions of every treebank against its
-gold, exactly as evaluate does, and tests the difference of each metric:
+gold, exactly as evaluate does (`score_side`, one prediction at a time, so
+that a caller can run them in processes), and tests the difference of each
+metric:
 
 - ``bootstrap`` and ``permutation`` (approximate randomization) resample
   units, sentences in the usual case (see `scorer.significance`), with the
@@ -54,53 +56,61 @@ class TreebankPair:
 
 
 @dataclass(frozen=True)
-class CompareTask:
-    treebank: TreebankPair
+class SideTask:
+    """One system's prediction of one treebank, to score (picklable)."""
+
+    system: str
+    gold: str
     options: ConlluOptions
     test: str
     metrics: tuple[str, ...]
 
 
-def score_treebank(task: CompareTask) -> dict[str, Any]:
-    """Both systems of one treebank scored: their counts and SHA-256s, and
-    what the test needs (units lined up on gold, or per-word outcomes).
-    A plain function of picklable arguments, to run in other processes."""
-    tb = task.treebank
-    out: dict[str, Any] = {"name": tb.name, "gold": tb.gold, "a": tb.a, "b": tb.b}
+def score_side(task: SideTask) -> dict[str, Any]:
+    """One prediction scored against gold: its counts, the SHA-256s, and
+    what the test needs (per-unit counts, or per-word right/wrong for each
+    metric, as ``--save-errors`` writes them).  A plain function of
+    picklable arguments, so both systems and all treebanks can be scored in
+    other processes; a file that cannot be read comes back as ``error``."""
+    out: dict[str, Any] = {}
     try:
-        _score_both(task, out)
-    except BinaryFileError as error:  # reported as text: it travels back from another process
-        out["error"] = str(error)
+        if task.test == "mcnemar":
+            out["outcomes"] = {}
+            for metric in task.metrics:
+                result = evaluate_files(task.system, task.gold, replace(task.options, outcome_metric=metric))
+                out["outcomes"][metric] = OutcomeList.from_bools(result.outcomes or [], format="conllu",
+                                                                 metric=metric, gold_path=task.gold,
+                                                                 gold_sha256=result.gold_sha256 or "",
+                                                                 system_path=task.system,
+                                                                 system_sha256=result.system_sha256 or "")
+        else:
+            result = evaluate_files(task.system, task.gold, replace(task.options, units=True))
+            out["units"] = result.units or []
+    except BinaryFileError as error:  # as text: an exception of its kind does not survive pickling
+        return {"error": str(error)}
     except (OSError, UnicodeDecodeError) as error:
-        out["error"] = f"{getattr(error, 'filename', None) or tb.name}: {getattr(error, 'strerror', None) or error}"
+        return {"error": f"{getattr(error, 'filename', None) or task.system}: "
+                         f"{getattr(error, 'strerror', None) or error}"}
+    out.update(counts=result.counts.values, sha256=result.system_sha256, gold_sha256=result.gold_sha256,
+               refused=result.official_would_refuse)
     return out
 
 
-def _score_both(task: CompareTask, out: dict[str, Any]) -> None:
-    tb = task.treebank
-    if task.test == "mcnemar":
-        tables = {}
-        for metric in task.metrics:
-            options = _with(task.options, outcome_metric=metric)
-            ra, rb = evaluate_files(tb.a, tb.gold, options), evaluate_files(tb.b, tb.gold, options)
-            fields = dict(format="conllu", metric=metric, gold_path=tb.gold, gold_sha256=ra.gold_sha256 or "")
-            comparison = compare_outcomes(
-                OutcomeList.from_bools(ra.outcomes or [], system_path=tb.a, system_sha256="", **fields),
-                OutcomeList.from_bools(rb.outcomes or [], system_path=tb.b, system_sha256="", **fields))
-            tables[metric] = (comparison.both_right, comparison.both_wrong, comparison.only_a_wrong,
-                              comparison.only_b_wrong)
-        out["mcnemar"] = tables
+def _treebank(tb: TreebankPair, a: dict[str, Any], b: dict[str, Any], test: str,
+              metrics: Sequence[str]) -> dict[str, Any]:
+    """Both sides of a treebank put together: what the test needs."""
+    out: dict[str, Any] = {"name": tb.name, "gold": tb.gold, "a": tb.a, "b": tb.b,
+                           "counts": (a["counts"], b["counts"]),
+                           "sha256": {"a": a["sha256"], "b": b["sha256"], "gold": a["gold_sha256"]},
+                           "refused": {"a": a["refused"], "b": b["refused"]}}
+    if test == "mcnemar":
+        out["mcnemar"] = {}
+        for metric in metrics:
+            c = compare_outcomes(a["outcomes"][metric], b["outcomes"][metric])
+            out["mcnemar"][metric] = (c.both_right, c.both_wrong, c.only_a_wrong, c.only_b_wrong)
     else:
-        options = _with(task.options, units=True)
-        ra, rb = evaluate_files(tb.a, tb.gold, options), evaluate_files(tb.b, tb.gold, options)
-        out["units"] = pair_units(ra.units or [], rb.units or [], tb.name)
-    out["counts"] = (ra.counts.values, rb.counts.values)
-    out["sha256"] = {"a": ra.system_sha256, "b": rb.system_sha256, "gold": ra.gold_sha256}
-    out["refused"] = {"a": ra.official_would_refuse, "b": rb.official_would_refuse}
-
-
-def _with(options: ConlluOptions, **changes) -> ConlluOptions:
-    return replace(options, **changes)
+        out["units"] = pair_units(a["units"], b["units"], tb.name)
+    return out
 
 
 def treebank_pairs(a: Sequence[PairSpec], b: Sequence[PairSpec]) -> tuple[list[TreebankPair], list[str]]:
@@ -125,18 +135,19 @@ def compare_treebanks(treebanks: Sequence[TreebankPair], metrics: Sequence[str] 
                       mapper: Callable[..., Iterable[dict]] = map,
                       left_out: Sequence[str] = ()) -> dict[str, Any]:
     """Test the difference of each metric between systems A and B (see the
-    module docstring); ``mapper`` runs `score_treebank` (``map``, or a
-    process pool's)."""
+    module docstring); ``mapper`` runs `score_side` for each system and
+    treebank (``map``, or a process pool's)."""
     if test not in TESTS:
         raise ValueError(f"unknown test {test!r} (use {', '.join(TESTS)})")
     if not treebanks:
         raise ValueError("no treebank that both systems have a prediction for")
     options = options or ConlluOptions()
-    tasks = [CompareTask(tb, options, test, tuple(metrics)) for tb in treebanks]
-    scored = list(mapper(score_treebank, tasks))
-    failed = [s["error"] for s in scored if "error" in s]
+    tasks = [SideTask(system, tb.gold, options, test, tuple(metrics)) for tb in treebanks for system in (tb.a, tb.b)]
+    sides = list(mapper(score_side, tasks))
+    failed = [side["error"] for side in sides if "error" in side]
     if failed:
         raise UnreadableInput(failed[0] + (f" (and {len(failed) - 1} more)" if len(failed) > 1 else ""))
+    scored = [_treebank(tb, sides[2 * k], sides[2 * k + 1], test, metrics) for k, tb in enumerate(treebanks)]
     per_treebank = []
     for s in scored:
         ca, cb = Counts(list(s["counts"][0])), Counts(list(s["counts"][1]))

@@ -3,8 +3,9 @@
 A and B are CoNLL-U predictions of GOLD, or folders of predictions paired
 with a folder of gold files by the rules of ``evaluate PRED_DIR GOLD_DIR``
 (`scorer.batch`).  `scorer.paired.compare_treebanks` does the work; this
-module reads the command line, runs the treebanks in processes when there
-are several, and prints the table (or the JSON).
+module reads the command line, has each system's prediction of each
+treebank scored in a process of its own (one per core, ``--jobs``), and
+prints the table (or the JSON).
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     metrics = _metrics(args, test)
     treebanks, left_out = _treebanks(args)
     options = ConlluOptions(strict=args.strict, predicted_only=args.predicted_only)
-    jobs = min(args.jobs if args.jobs is not None else default_jobs(), len(treebanks))
+    jobs = min(args.jobs if args.jobs is not None else default_jobs(), 2 * len(treebanks))  # a process per side
     try:
         if jobs > 1:
             with ProcessPoolExecutor(max_workers=jobs) as pool:
