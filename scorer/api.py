@@ -17,7 +17,7 @@ another unless ``mapper`` is given: pass a process pool's ``map``
 parallel, as the command line does.  Files that cannot be read raise
 OSError (or `scorer.conllu.reader.BinaryFileError`) in the one-pair
 functions; in the many-pair ones such a pair is reported with
-``"status": "error"`` and the rest is scored.
+``"status": "unreadable"`` (and its ``"error"``) and the rest is scored.
 """
 
 from __future__ import annotations

@@ -65,7 +65,7 @@ from .report import Signature, proportion
 TABLE_METRICS = ("Tokens", "Words", "UPOS", "UFeats", "Lemmas", "UAS", "LAS", "CLAS", "MLAS", "BLEX")
 UD_NAME = re.compile(r"^(?P<code>[^-/\\]+)-ud-(?P<split>[A-Za-z]+)$")
 EXTENSIONS = (".conllu",)
-SCORED, MISSING, FAILED = "scored", "missing", "error"
+SCORED, MISSING, UNREADABLE = "scored", "missing", "unreadable"
 
 
 class PairingError(ValueError):
@@ -206,10 +206,10 @@ def score_pair(task: PairTask) -> dict[str, Any]:
             sink = BreakdownCollector(task.breakdown, task.confusions)
         result = evaluate_files(spec.pred, spec.gold, task.options, detail_sink=sink)
     except BinaryFileError as error:
-        out.update(status=FAILED, error=str(error))
+        out.update(status=UNREADABLE, error=str(error))
         return out
     except (OSError, UnicodeDecodeError) as error:
-        out.update(status=FAILED, error=f"{getattr(error, 'filename', None) or spec.pred}: "
+        out.update(status=UNREADABLE, error=f"{getattr(error, 'filename', None) or spec.pred}: "
                                         f"{getattr(error, 'strerror', None) or error}")
         return out
     signature = conllu_signature(spec.pred, spec.gold, task.options, result.system_sha256 or "",
@@ -256,7 +256,7 @@ def summarize(pairs: Sequence[dict], strict: bool = False, shared_task: bool = F
         "treebanks": len(pairs),
         "scored": sum(p["status"] == SCORED for p in pairs),
         "missing": [p["name"] for p in pairs if p["status"] == MISSING],
-        "failed": [p["name"] for p in pairs if p["status"] == FAILED],
+        "unreadable": [p["name"] for p in pairs if p["status"] == UNREADABLE],
         "refused": [p["name"] for p in pairs if p["status"] == SCORED and p["refused"]],
         "macro": macro,
         "micro": {m: score_json(total.score(m)) for m in names},

@@ -173,9 +173,9 @@ def test_an_unreadable_prediction_counts_as_0_and_the_rest_is_scored(capsys, tmp
     (broken / "cc_three-ud-test.conllu").write_bytes(b"\x1f\x8b\x08\x00 gzip, not text")
     report = run_json(capsys, "evaluate", str(broken), str(gold), "--jobs", "1")
     pairs = {p["name"]: p for p in report["pairs"]}
-    assert pairs["cc_three"]["status"] == "error" and "gzip" in pairs["cc_three"]["error"]
+    assert pairs["cc_three"]["status"] == "unreadable" and "gzip" in pairs["cc_three"]["error"]
     assert pairs["aa_one"]["status"] == "scored"
-    assert report["averages"]["failed"] == ["cc_three"]
+    assert report["averages"]["unreadable"] == ["cc_three"]
 
 
 def test_the_shared_treebanks_as_a_set(capsys, shared, tmp_path):

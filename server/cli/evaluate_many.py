@@ -18,7 +18,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 from scorer.batch import (
-    FAILED, MISSING, SCORED, TABLE_METRICS, ManyOptions, Pairing, PairingError, PairTask, expand_runs,
+    MISSING, SCORED, UNREADABLE, TABLE_METRICS, ManyOptions, Pairing, PairingError, PairTask, expand_runs,
     many_report, pair_directories, pair_run, read_manifest, score_pair,
 )
 from scorer.conllu.breakdown import breakdown_text
@@ -142,7 +142,7 @@ def _score_all(tasks: list[PairTask], jobs: int) -> list[dict]:
                     except Exception as error:  # a process that died: that pair failed, the rest stand
                         spec = tasks[k].spec
                         results[k] = {"name": spec.name, "pred": spec.pred, "gold": spec.gold,
-                                      "run": tasks[k].run, "status": FAILED,
+                                      "run": tasks[k].run, "status": UNREADABLE,
                                       "error": f"scoring failed: {excerpt(str(error) or type(error).__name__)}"}
                     done += sizes[k]
                     progress.update(done, total)
@@ -191,7 +191,7 @@ def _text(report: dict[str, Any], strict: bool) -> str:
         lines.append(f"Missing pairs (no prediction; 0 in the macro-average, as in the CoNLL 2018 shared task): "
                      f"{', '.join(map(excerpt, averages['missing']))}")
     for p in pairs:
-        if p["status"] == FAILED:
+        if p["status"] == UNREADABLE:
             lines.append(f"Cannot be read ({excerpt(p['name'])}; 0 in the macro-average): {p['error']}")
     if averages["refused"]:
         lines.append(f"The official scorer would refuse {', '.join(map(excerpt, averages['refused']))}: "
@@ -236,8 +236,8 @@ def _systems_text(report: dict[str, Any]) -> str:
             notes = []
             if averages["missing"]:
                 notes.append(f"missing {', '.join(map(excerpt, averages['missing']))} (0)")
-            if averages["failed"]:
-                notes.append(f"cannot be read {', '.join(map(excerpt, averages['failed']))} (0)")
+            if averages["unreadable"]:
+                notes.append(f"cannot be read {', '.join(map(excerpt, averages['unreadable']))} (0)")
             if averages["refused"]:
                 notes.append(f"refused by the official scorer {', '.join(map(excerpt, averages['refused']))}")
             if notes:
