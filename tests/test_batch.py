@@ -200,3 +200,21 @@ def test_the_shared_treebanks_as_a_set(capsys, shared, tmp_path):
         for metric in ("Words", "UPOS", "LAS", "MLAS", "BLEX"):
             m = pair["result"]["metrics"][metric]
             assert (m["correct"], m["gold_total"], m["system_total"]) == official[metric][:3], (pair["name"], metric)
+
+
+def test_seeds_table_notes_missing_unreadable_and_refused_runs(capsys, tmp_path, folders):
+    pred, gold = folders
+    runs = []
+    for k in range(2):
+        run = tmp_path / f"run{k}"
+        run.mkdir()
+        for f in pred.iterdir():
+            (run / f.name).write_bytes(f.read_bytes())
+        runs.append(run)
+    (runs[1] / "aa_one-ud-test.conllu").write_bytes(b"\xff\xfe\x00\x00UTF-32, not UTF-8")
+    capsys.readouterr()
+    assert main(["evaluate", "--system", f"s={tmp_path}/run*", str(gold), "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "System s: 2 runs; F1 mean ± sd (min-max)" in out
+    assert "run0: missing dd_four (0); refused by the official scorer bb_two" in out
+    assert "run1: missing dd_four (0); cannot be read aa_one (0); refused by the official scorer bb_two" in out

@@ -22,7 +22,7 @@ from scorer.batch import (
     many_report, pair_directories, pair_run, read_manifest, score_pair,
 )
 from scorer.conllu.breakdown import breakdown_text
-from scorer.excerpt import excerpt
+from scorer.excerpt import excerpt, printable
 from scorer.report import percent, render_table
 
 from ..parallel import default_jobs
@@ -211,6 +211,12 @@ def _text(report: dict[str, Any], strict: bool) -> str:
     return "\n".join(lines)
 
 
+def _tail(path: str, limit: int = 60) -> str:
+    """A run's path, its end kept when it is long (the end tells runs apart)."""
+    shown = printable(path)
+    return shown if len(shown) <= limit else "…" + shown[-(limit - 1):]
+
+
 def _spread_cell(s: dict) -> str:
     if s["mean"] is None:
         return ""
@@ -241,7 +247,7 @@ def _systems_text(report: dict[str, Any]) -> str:
             if averages["refused"]:
                 notes.append(f"refused by the official scorer {', '.join(map(excerpt, averages['refused']))}")
             if notes:
-                lines.append(f"  {excerpt(run['run'] or '', 60)}: " + "; ".join(notes))
+                lines.append(f"  {_tail(run['run'] or '')}: " + "; ".join(notes))
         if lines[-1]:
             lines.append("")
     lines.append(f"Signature: {report['signature']['text']}")
