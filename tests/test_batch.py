@@ -218,3 +218,19 @@ def test_seeds_table_notes_missing_unreadable_and_refused_runs(capsys, tmp_path,
     assert "System s: 2 runs; F1 mean ± sd (min-max)" in out
     assert "run0: missing dd_four (0); refused by the official scorer bb_two" in out
     assert "run1: missing dd_four (0); cannot be read aa_one (0); refused by the official scorer bb_two" in out
+
+
+def test_real_shared_task_outputs_pair_by_name_and_equal_the_official_figures(capsys, shared):
+    """The CoNLL 2018 submissions in ../shared (``en_ewt.UDPipe-Future.conllu``
+    beside gold ``en_ewt.conllu``): paired by the suffix rule, every F1 equal
+    to the official script's published table."""
+    base = shared("data", "predicted", "conll2018")
+    report = run_json(capsys, "evaluate", str(base / "pred"), str(base / "gold"))
+    pairs = {p["name"]: p for p in report["pairs"]}
+    assert set(pairs) == {"en_ewt", "fr_gsd"} and all(p["status"] == "scored" for p in pairs.values())
+    for name, pair in pairs.items():
+        expected = next((base / "expected").glob(f"{name}.*.results")).read_text(encoding="utf-8")
+        for line in expected.splitlines()[2:]:
+            cells = [c.strip() for c in line.split("|")]
+            metric, f1 = cells[0], float(cells[3])
+            assert round(100 * pair["result"]["metrics"][metric]["f1"], 2) == f1, (name, metric)
