@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -47,10 +48,20 @@ def make_predictions(workdir: Path) -> tuple[Path, Path, list[Path]]:
     return pred_dir, SHARED / "data" / "ud", golds
 
 
-def timed(command: list[str] | str, shell: bool = False) -> tuple[float, str]:
+CPU: dict[str, list[float]] = {}
+
+
+def timed(command: list[str] | str, shell: bool = False, key: str | None = None) -> tuple[float, str]:
+    """Wall time and output of a command; its CPU time (all its processes)
+    goes to CPU[key]."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(command, shell=shell, capture_output=True, text=True, cwd=ROOT, check=True)
-    return time.perf_counter() - start, done.stdout
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if key is not None:
+        CPU.setdefault(key, []).append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return seconds, done.stdout
 
 
 def main() -> None:
@@ -73,9 +84,10 @@ def main() -> None:
     times: dict[str, list[float]] = {"loop": [], "jobs1": [], "jobs2": []}
     outputs = {}
     for _ in range(args.runs):
-        times["loop"].append(timed(loop, shell=True)[0])
+        times["loop"].append(timed(loop, shell=True, key="loop")[0])
         for jobs in (1, 2):
-            seconds, out = timed(ANNOSCORE + ["evaluate", str(pred_dir), str(gold_dir), "--json", "--jobs", str(jobs)])
+            seconds, out = timed(ANNOSCORE + ["evaluate", str(pred_dir), str(gold_dir), "--json", "--jobs", str(jobs)],
+                                 key=f"jobs{jobs}")
             times[f"jobs{jobs}"].append(seconds)
             outputs[jobs] = json.loads(out)
     same = True
@@ -86,7 +98,8 @@ def main() -> None:
     median = {k: statistics.median(v) for k, v in times.items()}
     for key, label in (("loop", "shell loop (one process per pair)"), ("jobs1", "directory run, --jobs 1"),
                        ("jobs2", "directory run, --jobs 2")):
-        print(f"{label:36s} {median[key]:6.2f} s  (runs: {', '.join(f'{t:.2f}' for t in times[key])})")
+        print(f"{label:36s} {median[key]:6.2f} s  (runs: {', '.join(f'{t:.2f}' for t in times[key])}; "
+              f"CPU {statistics.median(CPU[key]):.2f} s)")
     print(f"directory run vs loop: {median['loop'] / median['jobs1']:.2f}x with one process, "
           f"{median['loop'] / median['jobs2']:.2f}x with two; raw counts equal: {'yes' if same else 'NO'}")
 
