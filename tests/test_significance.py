@@ -212,3 +212,14 @@ def test_bad_arguments_are_refused(two_treebanks):
         paired_bootstrap([], ["LAS"])
     with pytest.raises(ValueError):
         approximate_randomization(two_treebanks, ["LAS"], samples=0)
+
+
+def test_units_of_a_file_scored_in_parts_number_gold_as_one_process_does(tmp_path):
+    from server.parallel import evaluate_in_parallel
+
+    gold = make_gold(tmp_path / "g.conllu", 31, 400)
+    pred = make_prediction(gold, tmp_path / "p.conllu", 32, noise=0.2)
+    whole = _units(pred, gold)
+    parts = evaluate_in_parallel(str(pred), str(gold), ConlluOptions(units=True), 2, min_bytes=0, min_part_bytes=0)
+    assert parts is not None
+    assert [(u.gold, u.counts) for u in parts.units] == [(u.gold, u.counts) for u in whole.units]
