@@ -76,7 +76,7 @@ class ConlluOptions:
     # Keep, per gold word, whether it is right for this metric (--save-errors).
     outcome_metric: str | None = None
     # Keep each counted unit's counts (`ConlluResult.units`), for tests that
-    # resample sentences (scorer.significance).
+    # resample sentences (the paired tests of scorer.significance).
     units: bool = False
 
     @property
