@@ -387,6 +387,21 @@ class PlainPairs:
         return total - out
 
 
+    def counts_each(self) -> list[Counts | None]:
+        """The counts of each pair by batch position (None for a pair that
+        did not pass): for callers that keep per-sentence counts (their sum
+        is `counts`).  Costs a call per pair, so the default path never
+        asks for it."""
+        out: list[Counts | None] = [None] * len(self.passed)
+        starts = self._word_starts if self._pairs else []
+        for j, k in enumerate(self._pairs):
+            a, b = starts[j], starts[j + 1]
+            gold = WordColumns(*(getattr(self._gold, f)[a:b] for f in _FIELDS))
+            system = WordColumns(*(getattr(self._system, f)[a:b] for f in _FIELDS))
+            out[k] = count_same_tokens(gold, system, [0], 1, self._tokens[j])
+        return out
+
+
 def _slices(column: list, pick: list[tuple[int, int]]) -> list:
     out: list = []
     for a, b in pick:

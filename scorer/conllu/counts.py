@@ -68,6 +68,24 @@ class Score:
         return self.correct / self.aligned_total if self.aligned_total else None
 
 
+def metric_columns(metric: str) -> tuple[int, int, int]:
+    """Where a metric's correct, gold and system counts are in
+    `Counts.values` (what its precision, recall and F1 are made of)."""
+    if metric == "Tokens":
+        return TOKENS_CORRECT, TOKENS_GOLD, TOKENS_SYSTEM
+    if metric == "Sentences":
+        return SENTENCES_CORRECT, SENTENCES_GOLD, SENTENCES_SYSTEM
+    if metric == "Words":
+        return WORDS_ALIGNED, WORDS_GOLD, WORDS_SYSTEM
+    if metric in _WORD_INDEX:
+        return _WORD_INDEX[metric], WORDS_GOLD, WORDS_SYSTEM
+    if metric in _CONTENT_INDEX:
+        return _CONTENT_INDEX[metric], CONTENT_GOLD, CONTENT_SYSTEM
+    if metric in ("ELAS", "EULAS"):
+        return (ELAS if metric == "ELAS" else EULAS), EDEPS_GOLD, EDEPS_SYSTEM
+    raise KeyError(metric)
+
+
 class Counts:
     """The 29 raw numbers behind all metrics; add them with ``+=``."""
 

@@ -56,6 +56,10 @@ CELL_BITS = {"UPOS": UPOS_OK, "XPOS": XPOS_OK, "LEMMA": LEMMA_OK, "FEATS": FEATS
 CONTENT_ONLY_METRICS = ("CLAS", "MLAS", "BLEX")
 # Called with each chunk's gold and system sentences once it is counted.
 ChunkSink = Callable[[list[Sentence], list[Sentence]], None]
+# Called with every counted unit, word outcomes included (`ChunkScore` with
+# details): paired chunks, gold sentences missing from the prediction
+# ([gold], []) and system sentences no gold text matched ([], [system]).
+DetailSink = Callable[[list[Sentence], list[Sentence], ChunkScore], None]
 LISTED = 10  # sentences kept per list beyond the counts (all are counted)
 # System sentences queued for the bulk lane before it runs.  A batch's text
 # and columns stay within a core's cache (2 MB here): with 256 sentences per
@@ -73,6 +77,9 @@ class ConlluOptions:
     threshold: float | None = None
     # Keep, per gold word, whether it is right for this metric (--save-errors).
     outcome_metric: str | None = None
+    # Keep each counted unit's counts (`ConlluResult.units`), for tests that
+    # resample sentences (the paired tests of scorer.significance).
+    units: bool = False
 
     @property
     def ignore_missing(self) -> bool:
@@ -85,6 +92,17 @@ class SentenceRef:
     line: int  # 0-based, the sentence's first line
     reasons: list[Problem] = field(default_factory=list)
     mismatch: Mismatch | None = None
+
+
+@dataclass(slots=True)
+class Unit:
+    """What the evaluator counts in one go: usually one gold sentence and
+    the system sentence paired with it, but a chunk whose alignment runs
+    on holds several.  ``gold``: the gold sentences' indices in the gold
+    file (empty for a system sentence that no gold text matched)."""
+
+    gold: tuple[int, ...]
+    counts: Counts
 
 
 @dataclass
@@ -139,6 +157,9 @@ class ConlluResult:
     gold_ids: set[str] | None = None
     system_ids: list[str] | None = None
     part_lines: tuple[int, int] | None = None
+    # With ConlluOptions.units: every counted unit in the order counted;
+    # their counts add up to ``counts``.
+    units: list[Unit] | None = None
 
     def move_down(self, system_lines: int, gold_lines: int) -> None:
         """Move every line number this many lines down: for a part scored
@@ -170,15 +191,19 @@ class ConlluEvaluator:
     per-word outcomes and confidence tables of the report."""
 
     def __init__(self, gold: GoldFile, options: ConlluOptions,
-                 chunk_sink: ChunkSink | None = None) -> None:
+                 chunk_sink: ChunkSink | None = None, detail_sink: DetailSink | None = None) -> None:
         self.gold = gold
         self.options = options
         self.chunk_sink = chunk_sink
+        self.detail_sink = detail_sink
         self.result = ConlluResult(Counts(), options)
+        if options.units:
+            self.result.units = []
         self.pairer = SentencePairer(gold)
         self.counter: ChunkCounter[Sentence] = ChunkCounter(
             self, options.annotated_only, options.ignore_missing, attrgetter("has_missing_heads"))
-        self._details = options.calibration or options.threshold is not None or bool(options.outcome_metric)
+        self._details = (options.calibration or options.threshold is not None or bool(options.outcome_metric)
+                         or detail_sink is not None)
         if options.calibration:
             self.result.calibration = CalibrationTable()
         if options.threshold is not None:
@@ -233,6 +258,8 @@ class ConlluEvaluator:
                 gold_lines.append(gold.token_lines(index))
         batch = PlainPairs(system_lines, gold_lines)
         chosen = [False] * len(candidates)
+        units = self.result.units
+        each = batch.counts_each() if units is not None else None  # per passed pair
         result = self.result
         c = 0
         for position, (first_line, body) in enumerate(queue):
@@ -248,10 +275,15 @@ class ConlluEvaluator:
                     result.system_sentences += 1
                     result.scored_gold_sentences += 1
                     result.scored_system_sentences += 1
+                    if each is not None:
+                        units.append(Unit((index,), each[k]))  # type: ignore[union-attr, arg-type]
                     continue
             for sentence in parse_blocks(body, first_line):
                 self.feed(sentence)
-        self._add(batch.counts(chosen))
+        if each is not None:  # (the chosen pairs' units are in `units` already)
+            self.result.counts += sum((each[k] for k in range(len(each)) if chosen[k]), Counts())  # type: ignore[misc]
+        else:
+            self._add(batch.counts(chosen))
 
     def feed(self, sentence: Sentence) -> None:
         result = self.result
@@ -292,7 +324,7 @@ class ConlluEvaluator:
     # --- the sink of the chunk counter (see chunks.CountingSink) -------------------
 
     def count(self, gold_indices: list[int], system: list[Sentence], final: bool) -> bool:
-        if len(gold_indices) == 1 and len(system) == 1 and not self._details:
+        if len(gold_indices) == 1 and len(system) == 1 and not self._details and self.result.units is None:
             sentence = self.gold.get(gold_indices[0])
             if identity_ready(sentence, system[0]):
                 self._identical.add(sentence, system[0], None)
@@ -304,9 +336,11 @@ class ConlluEvaluator:
         scored = score_chunk(gold, system, self._details)
         if not scored.clean and not final:
             return False
-        self._add(scored.counts)
+        self._add(scored.counts, tuple(gold_indices))
         if self.chunk_sink is not None:
             self.chunk_sink(gold, system)
+        if self.detail_sink is not None:
+            self.detail_sink(gold, system, scored)
         if self._details:
             self._use_details(gold_indices, gold, system, scored)
         self._scored(gold_indices, system)
@@ -321,13 +355,13 @@ class ConlluEvaluator:
     def unmatched(self, chunk: Chunk) -> None:
         for s in chunk.system:
             self.result.unmatched.add(SentenceRef(s.sent_id, s.first_line, [], chunk.mismatch))
-            self._add(one_side_counts(s, gold=False))
+            self._one_side([], [s], ())
 
     def missing(self, k: int, counted: bool) -> None:
         sentence = self.gold.get(k)
         self.result.missing.add(_ref(sentence))
         if counted:
-            self._add(one_side_counts(sentence, gold=True))
+            self._one_side([sentence], [], (k,))
             if self.options.outcome_metric:
                 self._outcomes[k] = self._missing_outcomes(sentence)
         self.gold.release(k)
@@ -340,8 +374,21 @@ class ConlluEvaluator:
         for s in system:
             self._conf.pop(id(s), None)
 
-    def _add(self, counts: Counts) -> None:
+    def _one_side(self, gold: list[Sentence], system: list[Sentence], gold_indices: tuple[int, ...]) -> None:
+        """A sentence with nothing on the other side: it only adds to the totals."""
+        if self.detail_sink is not None:
+            scored = score_chunk(gold, system, details=True)
+            self._add(scored.counts, gold_indices)
+            self.detail_sink(gold, system, scored)
+        else:
+            self._add(one_side_counts((gold or system)[0], gold=bool(gold)), gold_indices)
+
+    def _add(self, counts: Counts, gold_indices: tuple[int, ...] | None = None) -> None:
+        """Add to the totals; ``gold_indices``: the gold sentences of one
+        unit (None for the sum of many, which never happens with units on)."""
         self.result.counts += counts
+        if self.result.units is not None and gold_indices is not None:
+            self.result.units.append(Unit(gold_indices, counts))
 
     # --- per-word details ------------------------------------------------------
 
@@ -415,7 +462,7 @@ def evaluate_files(system_path: str | os.PathLike[str], gold_path: str | os.Path
                    progress: ProgressCallback | None = None,
                    chunk_sink: ChunkSink | None = None,
                    system_part: Part | None = None, gold_part: Part | None = None,
-                   bulk: bool = True) -> ConlluResult:
+                   bulk: bool = True, detail_sink: DetailSink | None = None) -> ConlluResult:
     """Score a system file against a gold file.  Raises OSError and
     reader.BinaryFileError for files that cannot be read at all.
 
@@ -424,12 +471,15 @@ def evaluate_files(system_path: str | os.PathLike[str], gold_path: str | os.Path
 
     ``system_part`` and ``gold_part`` score a part of each file (see
     server.parallel, which checks that the parts can be scored apart).
+
+    ``detail_sink`` receives every counted unit with its word outcomes
+    (see `DetailSink`; scorer.conllu.breakdown uses it).
     """
     options = options or ConlluOptions()
     evaluator_ref: list[ConlluEvaluator] = []
     gold = GoldFile(gold_path, on_sentence=lambda i, s: evaluator_ref[0].on_gold_sentence(i, s),
                     part=gold_part)
-    evaluator = ConlluEvaluator(gold, options, chunk_sink)
+    evaluator = ConlluEvaluator(gold, options, chunk_sink, detail_sink)
     evaluator.bulk = evaluator.bulk and bulk
     evaluator_ref.append(evaluator)
     if system_part is not None:
@@ -455,8 +505,13 @@ def merge_results(parts: list[ConlluResult]) -> ConlluResult:
     """One result from the results of consecutive parts of the same files."""
     first = parts[0]
     merged = ConlluResult(Counts(), first.options)
+    gold_before = 0  # a part numbers its gold sentences from 0
     for part in parts:
         merged.counts += part.counts
+        if part.units is not None:
+            merged.units = (merged.units or []) + [
+                Unit(tuple(k + gold_before for k in unit.gold), unit.counts) for unit in part.units]
+        gold_before += part.gold_sentences
         for name in ("gold_sentences", "system_sentences", "scored_system_sentences",
                      "scored_gold_sentences"):
             setattr(merged, name, getattr(merged, name) + getattr(part, name))

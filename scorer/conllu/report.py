@@ -14,7 +14,23 @@ from ..problems import Problem
 from ..report import Signature, percent, proportion, render_table
 from ..stats import CalibrationTable, ThresholdReport, wilson_interval
 from .counts import METRICS, STRICT_METRICS, Score
-from .evaluate import ConlluResult, RefList, SentenceRef
+from .evaluate import ConlluOptions, ConlluResult, RefList, SentenceRef
+
+
+def conllu_signature(pred_name: str, gold_name: str, options: ConlluOptions,
+                     pred_sha256: str, gold_sha256: str) -> Signature:
+    """The signature of one pair's result: the options that change numbers
+    and both files' SHA-256."""
+    signature = Signature("conllu", {
+        "strict": options.strict,
+        "predicted_only": options.predicted_only,
+        "annotated_only": options.annotated_only,
+    })
+    if options.threshold is not None:
+        signature.options["threshold"] = options.threshold
+    signature.add_file("pred", pred_name, pred_sha256)
+    signature.add_file("gold", gold_name, gold_sha256)
+    return signature
 
 
 def metric_names(strict: bool) -> tuple[str, ...]:

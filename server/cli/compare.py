@@ -4,6 +4,10 @@ Reads only the two lists written by ``annoscore evaluate ... --save-errors``
 (no model, no second look at the test set), refuses lists that do not
 describe the same gold items, and prints the 2x2 table, the exact p-value and
 one plain sentence.
+
+With ``--gold``, A and B are CoNLL-U predictions (or folders of them) and
+`compare_systems` tests them against gold (bootstrap, permutation or
+McNemar); this module only hands over.
 """
 
 from __future__ import annotations
@@ -22,14 +26,33 @@ from .inputs import InputFile, check_input_file, read_once
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
-        "compare", help="is system A really better than B? (McNemar's exact test on two --save-errors lists)",
+        "compare", help="is system A really better than B? (two --save-errors lists, or two predictions "
+                        "with --gold)",
         description="Compare two per-item right/wrong lists saved with `annoscore evaluate ... "
-                    "--save-errors FILE` against the same gold file.")
-    p.add_argument("a", metavar="A", help="the list of system A")
-    p.add_argument("b", metavar="B", help="the list of system B")
+                    "--save-errors FILE` against the same gold file (McNemar's exact test); or, with "
+                    "--gold, two CoNLL-U predictions (or folders of them) against gold, with sentences "
+                    "as the unit: paired bootstrap, approximate randomization or McNemar.")
+    p.add_argument("a", metavar="A", help="the list of system A (or its prediction, or a folder of them, with --gold)")
+    p.add_argument("b", metavar="B", help="the list of system B (or its prediction, or a folder of them, with --gold)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     p.add_argument("--alpha", type=float, default=0.05,
                    help="significance level (default 0.05)")
+    g = p.add_argument_group("two predictions against gold (--gold)")
+    g.add_argument("--gold", metavar="GOLD", help="the gold file (or folder of gold files) both predictions are for")
+    g.add_argument("--metric", action="append", metavar="M",
+                   help="the metric to test (repeat, or separate with commas; default LAS)")
+    g.add_argument("--test", choices=("bootstrap", "permutation", "mcnemar"), default=None,
+                   help="paired bootstrap (default), approximate randomization, or McNemar's exact test "
+                        "on per-word right/wrong")
+    g.add_argument("--samples", type=int, default=None, metavar="N",
+                   help="bootstrap or permutation samples (default 10000)")
+    g.add_argument("--seed", type=int, default=None, metavar="S", help="the random seed (default 12345)")
+    g.add_argument("--strict", action="store_true", help="allow UFeatsAll, AllTagsAll and LASFull")
+    g.add_argument("--predicted-only", action="store_true",
+                   help="ignore gold sentences missing from a prediction")
+    g.add_argument("--split", default="test", metavar="SPLIT",
+                   help="with folders: the split of UD-named gold files (default test), as in evaluate")
+    g.add_argument("--jobs", type=int, metavar="N", help="processes for folders (default: one per core)")
     p.set_defaults(run=run)
 
 
@@ -90,6 +113,15 @@ def comparison_text(c: Comparison, a: OutcomeList, b: OutcomeList, alpha: float,
 def run(args: argparse.Namespace) -> int:
     if not 0.0 < args.alpha < 1.0:
         raise UsageError(f"--alpha must be between 0 and 1, not {args.alpha}")
+    if args.gold is not None:
+        from . import compare_systems
+        return compare_systems.run(args)
+    for flag, given in (("--metric", args.metric), ("--test", args.test), ("--samples", args.samples is not None),
+                        ("--seed", args.seed is not None), ("--strict", args.strict),
+                        ("--predicted-only", args.predicted_only), ("--split", args.split != "test"),
+                        ("--jobs", args.jobs is not None)):
+        if given:
+            raise UsageError(f"{flag} applies to predictions compared against --gold GOLD, not to saved lists")
     with read_once([args.a, args.b]) as (list_a, list_b):  # a FIFO is read once
         a = _load(list_a, "list A")
         b = _load(list_b, "list B")

@@ -23,9 +23,12 @@ def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
         "evaluate", help="score a prediction against gold (prediction first, gold second)",
         description="Score PRED against GOLD. CoNLL-U is scored with the CoNLL 2018 metrics, "
-                    "equal to the official conll18_ud_eval.py.")
-    p.add_argument("pred", metavar="PRED", help="the system's output (- for standard input)")
-    p.add_argument("gold", metavar="GOLD", help="the gold standard (- for standard input)")
+                    "equal to the official conll18_ud_eval.py. PRED_DIR GOLD_DIR scores every pair "
+                    "of CoNLL-U files the two folders hold, with macro- and micro-averages.")
+    p.add_argument("pred", metavar="PRED", nargs="?",
+                   help="the system's output (- for standard input), or a folder of them")
+    p.add_argument("gold", metavar="GOLD", nargs="?",
+                   help="the gold standard (- for standard input), or a folder of gold files")
     p.add_argument("--format", choices=FORMATS,
                    help="input format (default: from the file name: .conllu/.conll, .txt = space, .tsv = tsv)")
     p.add_argument("--pos", action="store_true", help="segmentation tokens are word/UPOS")
@@ -50,6 +53,22 @@ def add_parser(subparsers) -> None:
                    help="also run the official conll18_ud_eval.py at PATH, or a command on PATH such as "
                         "udeval (refused trees repaired for that run only), and print its table beside "
                         "ours; exit 1 when it fails")
+    g.add_argument("--breakdown", action="append", metavar="KIND",
+                   help="scores per category: upos, deprel, feats, length, distance (repeat, or "
+                        "separate with commas)")
+    g.add_argument("--confusions", type=int, metavar="N",
+                   help="the N most frequent confusions of relation and UPOS, with examples")
+    g = p.add_argument_group("many treebanks (PRED_DIR GOLD_DIR, --manifest, --system)")
+    g.add_argument("--manifest", metavar="FILE",
+                   help="pairs listed in FILE, one a line: PRED GOLD [NAME] (paths relative to FILE)")
+    g.add_argument("--system", action="append", metavar="NAME=GLOB",
+                   help="runs of a system (seeds): files against the GOLD file, or folders against "
+                        "GOLD_DIR; repeat for more runs or systems")
+    g.add_argument("--split", default="test", metavar="SPLIT",
+                   help="which split of UD-named gold files (xx_tb-ud-SPLIT.conllu) to take: "
+                        "test (default), dev, or all")
+    g.add_argument("--shared-task", action="store_true",
+                   help="as the CoNLL 2018 ranking: a file the official scorer would refuse scores 0")
     g = p.add_argument_group("comparing systems")
     g.add_argument("--save-errors", metavar="FILE",
                    help="write the per-item right/wrong list for `annoscore compare`")
@@ -60,7 +79,25 @@ def add_parser(subparsers) -> None:
     p.set_defaults(run=run)
 
 
+def _many(args: argparse.Namespace) -> bool:
+    """Whether the command scores many pairs (folders, a manifest, runs)."""
+    if args.manifest or args.system:
+        return True
+    import os
+    return bool(args.pred and args.gold and os.path.isdir(args.pred) and os.path.isdir(args.gold))
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.confusions is not None and args.confusions < 1:
+        raise UsageError(f"--confusions must be at least 1, not {args.confusions}")
+    if _many(args):
+        from . import evaluate_many
+        return evaluate_many.run(args)
+    if args.pred is None or args.gold is None:
+        raise UsageError("give PRED and GOLD (files, or folders), or --manifest FILE, or --system NAME=GLOB GOLD")
+    for flag, value in (("--split", args.split != "test"), ("--shared-task", args.shared_task)):
+        if value:
+            raise UsageError(f"{flag} applies to many pairs (PRED_DIR GOLD_DIR, --manifest, --system)")
     if getattr(args, "jobs", None) is not None and args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
     if args.threshold is not None and not 0.0 <= args.threshold <= 1.0:

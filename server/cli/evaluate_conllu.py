@@ -8,7 +8,7 @@ import sys
 
 from scorer.conllu.evaluate import ConlluOptions, evaluate_files
 from scorer.conllu.reader import BinaryFileError
-from scorer.conllu.report import conllu_json, conllu_text
+from scorer.conllu.report import conllu_json, conllu_signature, conllu_text
 from scorer.excerpt import excerpt
 from scorer.outcomes import OutcomeList
 from scorer.report import Signature, file_sha256
@@ -17,10 +17,11 @@ from ..parallel import default_jobs, evaluate_in_parallel
 from .errors import InputError, UsageError
 from .hints import conllu_swapped_hint, print_hints
 from .inputs import InputFile
-from .options import CONLLU_SAVE_METRICS, save_outcomes
+from .options import CONLLU_SAVE_METRICS, breakdown_kinds, save_outcomes
 from .progress import Progress
 
 SAVE_METRICS = CONLLU_SAVE_METRICS
+BREAKDOWN_ROWS = 20  # rows of a long breakdown table (the JSON has them all)
 
 
 def options_from(args: argparse.Namespace) -> ConlluOptions:
@@ -39,16 +40,9 @@ def options_from(args: argparse.Namespace) -> ConlluOptions:
 
 
 def signature_for(pred: InputFile, gold: InputFile, options: ConlluOptions, result=None) -> Signature:
-    signature = Signature("conllu", {
-        "strict": options.strict,
-        "predicted_only": options.predicted_only,
-        "annotated_only": options.annotated_only,
-    })
-    if options.threshold is not None:
-        signature.options["threshold"] = options.threshold
-    signature.add_file("pred", pred.name, result.system_sha256 if result is not None else file_sha256(pred.path))
-    signature.add_file("gold", gold.name, result.gold_sha256 if result is not None else file_sha256(gold.path))
-    return signature
+    return conllu_signature(pred.name, gold.name, options,
+                            result.system_sha256 if result is not None else file_sha256(pred.path),
+                            result.gold_sha256 if result is not None else file_sha256(gold.path))
 
 
 def run(args: argparse.Namespace, pred: InputFile, gold: InputFile) -> int:
@@ -57,15 +51,21 @@ def run(args: argparse.Namespace, pred: InputFile, gold: InputFile) -> int:
     if args.official:
         from ..official import OfficialRun
         official = OfficialRun(args.official)
+    breakdown = None
+    kinds = breakdown_kinds(args)
+    if kinds or args.confusions:
+        from scorer.conllu.breakdown import BreakdownCollector
+        breakdown = BreakdownCollector(kinds, args.confusions or 0)
     progress = Progress(f"Scoring {pred.name}", _size(pred.path))
     try:
         result = None
         jobs = args.jobs if args.jobs is not None else default_jobs()
-        if official is None and jobs > 1:
+        if official is None and breakdown is None and jobs > 1:
             progress.note(f"(in {jobs} processes)")
             result = evaluate_in_parallel(pred.path, gold.path, options, jobs, progress=progress.update)
         if result is None:
-            result = evaluate_files(pred.path, gold.path, options, progress.update, official)
+            result = evaluate_files(pred.path, gold.path, options, progress.update, official,
+                                    detail_sink=breakdown)
     except BinaryFileError as error:
         raise InputError(gold.shown(pred.shown(str(error)))) from None
     except UnicodeDecodeError as error:  # pragma: no cover - the reader reports these itself
@@ -86,12 +86,17 @@ def run(args: argparse.Namespace, pred: InputFile, gold: InputFile) -> int:
         save_outcomes(outcomes, args.save_errors, "words")
     if args.json:
         out = conllu_json(result, signature)
+        if breakdown is not None:
+            out.update(breakdown.as_json())
         if official_table is not None:
             out["official"] = official_table.as_json()
         json.dump(out, sys.stdout, indent=1)
         sys.stdout.write("\n")
     else:
         text = conllu_text(result, signature, counts=args.counts)
+        if breakdown is not None:
+            from scorer.conllu.breakdown import breakdown_text
+            text += "\n\n" + breakdown_text(breakdown.as_json(), rows=BREAKDOWN_ROWS)
         if official_table is not None:
             text += "\n\n" + official_table.side_by_side(result)
         print(text)

@@ -20,7 +20,23 @@ from .errors import InputError, UsageError
 # attribute -> how it is spelled on the command line
 CONLLU_ONLY = {"counts": "--counts", "strict": "--strict", "predicted_only": "--predicted-only",
                "annotated_only": "--annotated-only", "calibration": "--calibration",
-               "threshold": "--threshold", "official": "--official", "jobs": "--jobs"}
+               "threshold": "--threshold", "official": "--official", "jobs": "--jobs",
+               "breakdown": "--breakdown", "confusions": "--confusions"}
+
+
+def breakdown_kinds(args: argparse.Namespace) -> tuple[str, ...]:
+    """The --breakdown kinds asked for (each once, in order); UsageError for an unknown one."""
+    from scorer.conllu.breakdown import BREAKDOWNS
+
+    kinds: list[str] = []
+    for value in args.breakdown or ():
+        for kind in value.split(","):
+            kind = kind.strip()
+            if kind not in BREAKDOWNS:
+                raise UsageError(f"--breakdown {excerpt(kind)}: use {', '.join(BREAKDOWNS)}")
+            if kind not in kinds:
+                kinds.append(kind)
+    return tuple(kinds)
 
 
 # The metrics --save-errors can write per item, by format (the runners check
