@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
+from . import final
 from .errors import UsageError
 from .inputs import FORMATS, check_input_file, infer_format, read_once
 from .options import CONLLU_SAVE_METRICS, LABELS_SAVE_METRICS, SEGMENTATION_SAVE_METRICS
@@ -50,6 +51,12 @@ def add_parser(subparsers) -> None:
                    help="also run the official conll18_ud_eval.py at PATH, or a command on PATH such as "
                         "udeval (refused trees repaired for that run only), and print its table beside "
                         "ours; exit 1 when it fails")
+    g = p.add_argument_group("labelled text files (TEXT<TAB>LABEL, or CSV with a header)")
+    for role, default in (("text", "text"), ("label", "label"), ("id", "id, when the header has it")):
+        g.add_argument(f"--{role}-column", metavar="C",
+                       help=f"the {role} column, by header name or 1-based number (default: {default}; "
+                            "a TSV file with a named column has a header)")
+    final.add_arguments(p)
     g = p.add_argument_group("comparing systems")
     g.add_argument("--save-errors", metavar="FILE",
                    help="write the per-item right/wrong list for `annoscore compare`")
@@ -70,7 +77,14 @@ def run(args: argparse.Namespace) -> int:
         check_input_file(pred.path, "prediction", pred.name)
         check_input_file(gold.path, "gold", gold.name)
         fmt = infer_format(pred.name, args.format, pred.path)
+        if fmt != "labels":
+            named = [f"--{role}-column" for role in ("text", "label", "id") if getattr(args, f"{role}_column")]
+            if named:
+                raise UsageError(f"{named[0]} applies to labelled text files (--format labels, .csv), "
+                                 f"not to --format {fmt}")
         runner = RUNNERS.get(fmt)
         if runner is None:
             raise UsageError(f"format '{fmt}' cannot be evaluated yet")
+        # A declared test split: refused without --final; the runner records a final run (final.mark).
+        args.final_run = final.gate(args, pred, gold)
         return importlib.import_module(f"{__package__}.{runner}").run(args, pred, gold)
