@@ -77,11 +77,14 @@ def test_split_options_and_the_project_file(splits, capsys):
     (["a-train.conllu", "--test", "b.tsv"], "the files are of different formats"),
     (["a-train.conllu", "--test", "zip-test.conllu"], "zip-test.conllu:1:1: this file is gzip-compressed"),
     ([], "no files to check"),
+    (["--train", "b.tsv", "--test", "only-labels-test.tsv", "--format", "labels"],
+     "only-labels-test.tsv:1:1: no column 2 for the label"),
 ])
 def test_no_check_possible_is_exit_2(splits, capsys, args, message):
     tmp_path, _ = splits
     (tmp_path / "b.tsv").write_text("a text\tA\n")
     (tmp_path / "zip-test.conllu").write_bytes(b"\x1f\x8b\x08\x00" + bytes(40))
+    (tmp_path / "only-labels-test.tsv").write_text("A\nB\n")
     assert main(["leaks", *args]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().split("\n")) == 1

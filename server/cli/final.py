@@ -57,8 +57,10 @@ def _relative(path: str, root: str) -> str | None:
 
 
 def _project_file(root: str) -> str:
+    """The project file, as a path from the current folder when it is under it."""
     own = os.path.join(root, "annoscore.toml")
-    return own if os.path.exists(own) else os.path.join(root, "pyproject.toml")
+    path = own if os.path.exists(own) else os.path.join(root, "pyproject.toml")
+    return _relative(path, os.getcwd()) or path
 
 
 def _declared_test(gold: InputFile, root: str) -> str | None:

@@ -97,6 +97,8 @@ def read(path: str, options: ReadOptions, command: str) -> ItemFile:
     except OSError as error:
         raise UsageError(f"{path}: cannot be read: {error.strerror or error}") from None
     unusable = items.unusable()
+    if unusable is None and not items.items:  # e.g. a table without the columns asked for
+        unusable = next((p for p in items.problems if p.severity == Severity.ERROR), None)
     if unusable is not None:
         raise UsageError(f"{unusable.location(path)}: {unusable.message}")
     for problem in items.problems[:SHOWN_PROBLEMS]:

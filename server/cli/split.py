@@ -142,7 +142,8 @@ def run(args: argparse.Namespace) -> int:
     print(render_table(headers, rows))
     dropped = report["dropped"]["conflicting_duplicates"]
     if dropped[f"{unit}s"]:
-        print(f"Dropped {dropped[f'{unit}s']:,} {unit}s: {dropped['texts']:,} texts with conflicting "
+        texts = f"{dropped['texts']:,} text" + ("s" if dropped["texts"] != 1 else "")
+        print(f"Dropped {dropped[f'{unit}s']:,} {unit}s: {texts} with conflicting "
               f"{'labels' if items.format == 'labels' else 'annotations'} (listed in {REPORT}).")
     groups = report["groups"]
     joined = ", ".join(f"{n:,} by {rule}" for rule, n in groups["joined_by"].items())
