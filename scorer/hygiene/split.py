@@ -197,7 +197,8 @@ def make_split(source: ItemFile, normalization: Normalization, near: NearRules,
     split_of: list[str | None] = [None] * len(items)
     for _, _, root in ordered:
         members = members_of[root]
-        need = Counter(stratum(items[k]) for k in members)
+        need = {stratum(items[members[0]]): 1} if len(members) == 1 else \
+            Counter(stratum(items[k]) for k in members)
         chosen = _choose(need, targets, count, active)
         for name, n in need.items():
             count[name][chosen] += n
@@ -208,8 +209,20 @@ def make_split(source: ItemFile, normalization: Normalization, near: NearRules,
                        max((len(m) for m in members_of.values()), default=0), dict(joined))
 
 
-def _choose(need: Counter, targets: dict[str, dict[str, int]], count: dict[str, dict[str, int]],
+def _choose(need: dict[str, int], targets: dict[str, dict[str, int]], count: dict[str, dict[str, int]],
             active: list[str]) -> str:
+    if len(need) == 1:  # one stratum (nearly every group): the same choice, in integers
+        ((name, n),) = need.items()
+        target, have = targets[name], count[name]
+        best = None
+        for split in active:
+            # fits, and less filled than the best so far: have/target < best's, cross-multiplied
+            if have[split] + n <= target[split] and (
+                    best is None or have[split] * target[best] < have[best] * target[split]):
+                best = split
+        if best is not None:
+            return best
+        return max(active, key=lambda s: (target[s] - have[s], -SPLITS.index(s)))
     def room(split: str) -> int:
         return sum(targets[name][split] - count[name][split] for name in need)
 
