@@ -12,6 +12,12 @@ Three layers, later ones winning:
        gold = "gold/{name}"      # {name}, {stem}, {dir} of the matched file
        format = "conllu"         # optional: conllu | space | tsv | labels
        pos = true                # optional: word/POS tokens
+       [splits]                  # which files are which split (leaks, evaluate --final)
+       train = "gold/*-train.*"  # a glob, or a list of paths and globs
+       test = ["gold/test.conllu"]
+       normalize = "nfc,casefold,space"   # optional: when texts are the same
+       near = "digits,weekdays"           # optional: near-duplicate rules
+       min_words = 0                      # optional: shorter items are not compared
 
 3. editor settings under ``annoscore.*`` (``workspace/configuration``, or the
    initialization options): ``threshold``, ``run``, ``severities``,
@@ -37,6 +43,10 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Mapping
 
 from scorer.excerpt import excerpt
+from scorer.hygiene.near import DEFAULT as DEFAULT_NEAR
+from scorer.hygiene.normalize import DEFAULT as DEFAULT_NORMALIZATION
+from scorer.hygiene import rules_from
+from scorer.hygiene.splits import SPLITS
 from scorer.problems import Severity
 
 if sys.version_info >= (3, 11):
@@ -62,6 +72,22 @@ class PairRule:
 
 
 @dataclass(frozen=True)
+class SplitSettings:
+    """``[splits]``: the files of each split (globs relative to the root)
+    and the rules of the leak check (see `scorer.hygiene`)."""
+
+    train: tuple[str, ...] = ()
+    dev: tuple[str, ...] = ()
+    test: tuple[str, ...] = ()
+    normalize: str = DEFAULT_NORMALIZATION
+    near: str = DEFAULT_NEAR
+    min_words: int = 0
+
+    def patterns(self, split: str) -> tuple[str, ...]:
+        return getattr(self, split)
+
+
+@dataclass(frozen=True)
 class Settings:
     threshold: float = 0.8
     run: str = "onSave"
@@ -76,6 +102,7 @@ class Settings:
     segmentation_files: tuple[str, ...] = ()
     label_files: tuple[str, ...] = ()
     pairs: tuple[PairRule, ...] = ()
+    splits: SplitSettings = SplitSettings()
 
 
 @dataclass(frozen=True)
@@ -122,6 +149,21 @@ def _table_line(text: str, name: str, nth: int, key: str | None) -> int:
     return text.count("\n", 0, start)
 
 
+def _key_in_table_line(text: str, table: str, key: str | None) -> int:
+    """Line of ``[table]`` (or of ``key`` inside it, before the next table)."""
+    header = re.search(rf"(?m)^\s*\[\s*{re.escape(table)}\s*\]", text)
+    if header is None:
+        return 0
+    start = header.start()
+    if key:
+        following = re.search(r"(?m)^\s*\[", text[header.end():])
+        end = header.end() + following.start() if following else len(text)
+        match = re.search(rf"(?m)^\s*{re.escape(key)}\s*=", text[start:end])
+        if match:
+            return text.count("\n", 0, start + match.start())
+    return text.count("\n", 0, start)
+
+
 def _shown(value: Any) -> str:
     """A value from a settings file in a message: its repr, cut short."""
     return excerpt(repr(value))
@@ -138,6 +180,8 @@ class _Reader:
         match = re.match(r"pair #(\d+)(?:\.(\w+))?", key)
         if match:
             line = _table_line(self.text, "pair", int(match.group(1)), match.group(2))
+        elif key == "splits" or key.startswith("splits."):
+            line = _key_in_table_line(self.text, "splits", key.partition(".")[2] or None)
         else:
             line = _line_of(self.text, key.split(".")[-1])
         self.problems.append(ConfigProblem(f"{self.source}: {excerpt(key)}: {message}; using the default",
@@ -229,6 +273,65 @@ class _Reader:
         return tuple(rules)
 
 
+    def splits(self, data: Mapping[str, Any], key: str = "splits") -> SplitSettings:
+        value = data.get(key, {})
+        default = SplitSettings()
+        if not isinstance(value, dict):
+            self.problem(key, "must be a table: [splits] with train, dev, test = paths or globs")
+            return default
+        for unknown in sorted(set(value) - {*SPLITS, "normalize", "near", "min_words"}):
+            self.problem(f"{key}.{unknown}", "unknown key (the keys: train, dev, test, normalize, near, "
+                         "min_words; ignored)")
+        files: dict[str, tuple[str, ...]] = {}
+        for split in SPLITS:
+            files[split] = self.globs_in(value, split, f"{key}.{split}")
+        owner: dict[str, str] = {}
+        for split in SPLITS:
+            for pattern in files[split]:
+                if pattern in owner:
+                    self.problem(f"{key}.{split}", f"{_shown(pattern)} is also declared as {owner[pattern]}: "
+                                 f"a file is in one split (left out of {split})")
+                else:
+                    owner[pattern] = split
+            files[split] = tuple(p for p in files[split] if owner[p] == split)
+        normalize = self.rule_list(value, "normalize", key, default.normalize)
+        near = self.rule_list(value, "near", key, default.near)
+        try:
+            rules_from(normalize, default.near)
+        except ValueError as error:
+            self.problem(f"{key}.normalize", str(error))
+            normalize = default.normalize
+        try:
+            rules_from(normalize, near)
+        except ValueError as error:
+            self.problem(f"{key}.near", str(error))
+            near = default.near
+        min_words = value.get("min_words", 0)
+        if isinstance(min_words, bool) or not isinstance(min_words, int) or min_words < 0:
+            self.problem(f"{key}.min_words", f"must be a whole number of at least 0, not {_shown(min_words)}")
+            min_words = 0
+        return SplitSettings(files["train"], files["dev"], files["test"], normalize, near, min_words)
+
+    def globs_in(self, data: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
+        value = data.get(key, [])
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+            self.problem(where, f"must be a path or glob, or a list of them (none empty), not {_shown(value)}")
+            return ()
+        return tuple(value)
+
+    def rule_list(self, data: Mapping[str, Any], key: str, table: str, default: str) -> str:
+        """A list of rules as one comma-separated string (given as a string or a list)."""
+        value = data.get(key, default)
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return ",".join(value) if value else "none"
+        if isinstance(value, str):
+            return value
+        self.problem(f"{table}.{key}", f"must be a string or a list of strings, not {_shown(value)}")
+        return default
+
+
 # --------------------------------------------------------------------------
 # The layers
 # --------------------------------------------------------------------------
@@ -278,7 +381,7 @@ def load_project(root: str | os.PathLike[str] | None,
         if not isinstance(data, dict):
             return settings, [ConfigProblem("pyproject.toml: [tool.annoscore] must be a table", str(path), 0)]
     reader = _Reader(path.name, str(path), text)
-    known = {"threshold", "pair", "sentences", "max_diagnostics"}
+    known = {"threshold", "pair", "sentences", "max_diagnostics", "splits"}
     for key in sorted(set(data) - known):
         reader.problem(key, "unknown key (ignored)")
     settings = replace(
@@ -287,6 +390,7 @@ def load_project(root: str | os.PathLike[str] | None,
         sentences=reader.choice(data, "sentences", SENTENCE_MODES, settings.sentences),
         max_diagnostics=reader.count(data, "max_diagnostics", settings.max_diagnostics),
         pairs=reader.pairs(data),
+        splits=reader.splits(data),
     )
     return settings, reader.problems
 
@@ -393,3 +497,60 @@ def setup_for(path: str, settings: Settings, root: str | None) -> DocumentSetup 
     stem, extension = os.path.splitext(path)
     candidate = f"{stem}.gold{extension}"
     return DocumentSetup(fmt, candidate if os.path.exists(candidate) else None)
+
+
+# --------------------------------------------------------------------------
+# Which split a file is ([splits])
+# --------------------------------------------------------------------------
+
+
+def project_root(start: str | os.PathLike[str]) -> str | None:
+    """The nearest folder from ``start`` (a folder or a file) upwards that
+    holds a project file (annoscore.toml, or pyproject.toml with
+    [tool.annoscore]); None when there is none."""
+    folder = Path(os.path.abspath(start))
+    if not folder.is_dir():
+        folder = folder.parent
+    for candidate in (folder, *folder.parents):
+        if _project_source(candidate) is not None:
+            return str(candidate)
+    return None
+
+
+def declared_split(path: str, settings: Settings, root: str | None) -> str | None:
+    """``train``, ``dev`` or ``test`` when ``[splits]`` declares the file
+    (a path inside ``root`` matching one of the split's paths or globs);
+    None otherwise.  A file declared twice is the later split (test wins):
+    that is the one that must not be looked at."""
+    if not root:
+        return None
+    try:
+        relative = Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
+    except (ValueError, OSError):
+        return None
+    found = None
+    for split in SPLITS:
+        if any(_matches(relative, pattern) or relative == PurePosixPath(pattern).as_posix()
+               for pattern in settings.splits.patterns(split)):
+            found = split
+    return found
+
+
+def is_test_split(path: str, settings: Settings, root: str | None) -> bool:
+    """True when ``[splits]`` declares ``path`` a test file: an editor
+    shows no live score against it (`annoscore evaluate --final` scores it once)."""
+    return declared_split(path, settings, root) == "test"
+
+
+def declared_files(settings: Settings, root: str) -> dict[str, list[str]]:
+    """The files each split's paths and globs name under ``root`` (sorted;
+    a file named by two splits stays in the later one)."""
+    owner: dict[str, str] = {}
+    base = Path(root)
+    for split in SPLITS:
+        for pattern in settings.splits.patterns(split):
+            matches = [base / pattern] if not any(c in pattern for c in "*?[") else sorted(base.glob(pattern))
+            for match in matches:
+                if match.is_file():
+                    owner[str(match)] = split
+    return {split: sorted(p for p, s in owner.items() if s == split) for split in SPLITS}

@@ -101,3 +101,53 @@ def test_editor_settings_override_and_validate():
     assert severity_for(off, "unparsed", Severity.INFORMATION) is None
     _, problems = apply_editor_settings(Settings(), "not an object")
     assert problems
+
+
+def test_splits_declare_files_by_path_or_glob(tmp_path):
+    from server.config import declared_files, declared_split, is_test_split, project_root
+
+    (tmp_path / "gold").mkdir()
+    for name in ("en-train.conllu", "en-dev.conllu", "en-test.conllu", "notes.txt"):
+        (tmp_path / "gold" / name).write_text("")
+    (tmp_path / "annoscore.toml").write_text(
+        '[splits]\ntrain = "gold/*-train.*"\ndev = ["gold/en-dev.conllu"]\ntest = "gold/*-test.*"\n'
+        'normalize = ["nfc", "casefold"]\nnear = "digits,weekdays"\nmin_words = 3\n')
+    settings, problems = load_project(tmp_path)
+    assert problems == []
+    splits = settings.splits
+    assert (splits.train, splits.dev, splits.test) == (("gold/*-train.*",), ("gold/en-dev.conllu",),
+                                                       ("gold/*-test.*",))
+    assert (splits.normalize, splits.near, splits.min_words) == ("nfc,casefold", "digits,weekdays", 3)
+    root = str(tmp_path)
+    assert declared_split(str(tmp_path / "gold" / "en-test.conllu"), settings, root) == "test"
+    assert is_test_split(str(tmp_path / "gold" / "en-test.conllu"), settings, root)
+    assert not is_test_split(str(tmp_path / "gold" / "en-dev.conllu"), settings, root)
+    assert declared_split(str(tmp_path / "gold" / "notes.txt"), settings, root) is None
+    assert declared_split("/elsewhere/en-test.conllu", settings, root) is None  # outside the project
+    assert declared_files(settings, root) == {
+        split: [str(tmp_path / "gold" / f"en-{split}.conllu")] for split in ("train", "dev", "test")}
+    assert project_root(tmp_path / "gold" / "en-test.conllu") == root
+    assert project_root(tmp_path / "gold") == root
+
+
+def test_invalid_splits_are_reported_on_their_line_in_the_table(tmp_path):
+    (tmp_path / "annoscore.toml").write_text(
+        'test = 1\n[splits]\ntrain = ["a.conllu", 3]\ntest = "a.conllu"\nnear = "digits,colour"\n'
+        'normalize = "nfd"\nmin_words = -2\nsurprise = true\n')
+    settings, problems = load_project(tmp_path)
+    by_line = {p.line: p.message for p in problems}
+    assert "unknown key" in by_line[0]  # the top-level "test", not [splits]' one
+    assert "splits.train: must be a path or glob" in by_line[2]
+    assert "splits.near: unknown rule 'colour'" in by_line[4]
+    assert "splits.normalize: unknown normalization step 'nfd'" in by_line[5]
+    assert "splits.min_words: must be a whole number of at least 0" in by_line[6]
+    assert "splits.surprise: unknown key" in by_line[7]
+    assert settings.splits.train == () and settings.splits.test == ("a.conllu",)
+    assert (settings.splits.near, settings.splits.normalize, settings.splits.min_words) == \
+        ("digits", "nfc,casefold,space", 0)
+    (tmp_path / "annoscore.toml").write_text('[splits]\ndev = "x.conllu"\ntest = ["x.conllu"]\n')
+    settings, problems = load_project(tmp_path)
+    assert settings.splits.test == () and "'x.conllu' is also declared as dev" in problems[0].message
+    (tmp_path / "annoscore.toml").write_text('splits = "gold"\n')
+    settings, problems = load_project(tmp_path)
+    assert settings.splits.test == () and "must be a table" in problems[0].message

@@ -27,6 +27,7 @@ from ..lines import decode_text
 from ..problems import Problem, Severity
 from .counts import LabelCounts
 from .reader import LabelFile, LabelItem, parse_label_text
+from .table import TableSpec, parse_table_text, text_mismatches
 
 BY_ID = "id"
 BY_ORDER = "order"
@@ -108,22 +109,27 @@ def evaluate_label_files(gold: LabelFile, system: LabelFile, outcomes: bool = Fa
 
 
 def evaluate_files(system_path: str | os.PathLike[str], gold_path: str | os.PathLike[str],
-                   outcomes: bool = False) -> LabelResult:
+                   outcomes: bool = False,
+                   tables: tuple[TableSpec | None, TableSpec | None] = (None, None)) -> LabelResult:
     """Read and score two files.  Raises OSError only when a file cannot be
-    read at all; format problems are in ``*_file_problems``."""
+    read at all; format problems are in ``*_file_problems``.  ``tables``:
+    how to read each file (system, gold) when it is a labelled text table
+    (`scorer.labels.table`); paired items whose texts differ are then
+    ``text-mismatch`` errors of the system file."""
     with gc_paused():
-        gold, gold_problems = _read(gold_path)
-        system, system_problems = _read(system_path)
+        gold, gold_problems = _read(gold_path, tables[1])
+        system, system_problems = _read(system_path, tables[0])
         result = evaluate_label_files(gold, system, outcomes)
     result.gold_file_problems = gold_problems + gold.problems
-    result.system_file_problems = system_problems + system.problems
+    result.system_file_problems = system_problems + system.problems + \
+        text_mismatches(gold, system, result.paired_by == BY_ID)
     return result
 
 
-def _read(path: str | os.PathLike[str]) -> tuple[LabelFile, list[Problem]]:
+def _read(path: str | os.PathLike[str], table: TableSpec | None = None) -> tuple[LabelFile, list[Problem]]:
     with open(path, "rb") as f:
         text, problems = decode_text(f.read())
-    return parse_label_text(text), problems
+    return (parse_label_text(text) if table is None else parse_table_text(text, table)), problems
 
 
 # --------------------------------------------------------------------------

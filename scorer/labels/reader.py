@@ -13,6 +13,9 @@ first): ``format-columns`` (a line without the TAB its file needs, or with
 one too many), ``format-empty-id``, ``format-empty-label``,
 ``format-duplicate-id`` (with the first occurrence as related place).
 There is no header line: a first line ``id<TAB>label`` would be an item.
+Labelled *text* files (``TEXT<TAB>LABEL``, CSV with a header) are tables
+with a text column: `scorer.labels.table` reads them into the same
+`LabelFile`, with ``texts``.
 
 `parse_label_text` (a whole file's text) and `parse_labels` (its lines) go
 through `parse_label_blocks`: a block of lines that are all well formed is
@@ -39,6 +42,7 @@ class LabelFile:
     lines: Sequence[int] = field(default_factory=list)  # 0-based line of each item (a range when no line is skipped)
     problems: list[Problem] = field(default_factory=list)
     unique_ids: bool = True
+    texts: list[str] | None = None  # parallel to labels, for labelled text files (see `table`)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
+from . import final
 from .errors import UsageError
 from .inputs import FORMATS, check_input_file, infer_format, read_once
 from .options import CONLLU_SAVE_METRICS, LABELS_SAVE_METRICS, SEGMENTATION_SAVE_METRICS
@@ -63,12 +64,19 @@ def add_parser(subparsers) -> None:
                    help="pairs listed in FILE, one a line: PRED GOLD [NAME] (paths relative to FILE)")
     g.add_argument("--system", action="append", metavar="NAME=GLOB",
                    help="runs of a system (seeds): files against the GOLD file, or folders against "
-                        "GOLD_DIR; repeat for more runs or systems")
+                        "GOLD_DIR; repeat for more runs or systems. Without '=' (--system NAME): the "
+                        "system's name in the ledger of a --final run")
     g.add_argument("--split", default="test", metavar="SPLIT",
                    help="which split of UD-named gold files (xx_tb-ud-SPLIT.conllu) to take: "
                         "test (default), dev, or all")
     g.add_argument("--shared-task", action="store_true",
                    help="as the CoNLL 2018 ranking: a file the official scorer would refuse scores 0")
+    g = p.add_argument_group("labelled text files (TEXT<TAB>LABEL, or CSV with a header)")
+    for role, default in (("text", "text"), ("label", "label"), ("id", "id, when the header has it")):
+        g.add_argument(f"--{role}-column", metavar="C",
+                       help=f"the {role} column, by header name or 1-based number (default: {default}; "
+                            "a TSV file with a named column has a header)")
+    final.add_arguments(p)
     g = p.add_argument_group("comparing systems")
     g.add_argument("--save-errors", metavar="FILE",
                    help="write the per-item right/wrong list for `annoscore compare`")
@@ -81,7 +89,7 @@ def add_parser(subparsers) -> None:
 
 def _many(args: argparse.Namespace) -> bool:
     """Whether the command scores many pairs (folders, a manifest, runs)."""
-    if args.manifest or args.system:
+    if args.manifest or any("=" in value for value in args.system or ()):
         return True
     import os
     return bool(args.pred and args.gold and os.path.isdir(args.pred) and os.path.isdir(args.gold))
@@ -107,7 +115,14 @@ def run(args: argparse.Namespace) -> int:
         check_input_file(pred.path, "prediction", pred.name)
         check_input_file(gold.path, "gold", gold.name)
         fmt = infer_format(pred.name, args.format, pred.path)
+        if fmt != "labels":
+            named = [f"--{role}-column" for role in ("text", "label", "id") if getattr(args, f"{role}_column")]
+            if named:
+                raise UsageError(f"{named[0]} applies to labelled text files (--format labels, .csv), "
+                                 f"not to --format {fmt}")
         runner = RUNNERS.get(fmt)
         if runner is None:
             raise UsageError(f"format '{fmt}' cannot be evaluated yet")
+        # A declared test split: refused without --final; the runner records a final run (final.mark).
+        args.final_run = final.gate(args, pred, gold)
         return importlib.import_module(f"{__package__}.{runner}").run(args, pred, gold)

@@ -14,6 +14,7 @@ from scorer.outcomes import OutcomeList
 from scorer.report import Signature, file_sha256
 
 from ..parallel import default_jobs, evaluate_in_parallel
+from . import final
 from .errors import InputError, UsageError
 from .hints import conllu_swapped_hint, print_hints
 from .inputs import InputFile
@@ -77,6 +78,7 @@ def run(args: argparse.Namespace, pred: InputFile, gold: InputFile) -> int:
     gold_unparsed = any(p.code == "unparsed" for ref in result.gold_refused.items for p in ref.reasons)
     print_hints("evaluate", conllu_swapped_hint(pred.path, gold.path, result.unparsed.count, gold_unparsed))
     signature = signature_for(pred, gold, options, result)
+    final.mark(args, signature)
     official_table = official.run() if official is not None else None
     if args.save_errors:
         outcomes = OutcomeList.from_bools(

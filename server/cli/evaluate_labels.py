@@ -7,11 +7,13 @@ import json
 import sys
 
 from scorer.labels.evaluate import evaluate_files
+from scorer.labels.table import table_spec
 from scorer.labels.report import labels_json, labels_text
 from scorer.lines import errors
 from scorer.outcomes import OutcomeList
 from scorer.report import Signature, file_sha256
 
+from . import final
 from .errors import InputError, UsageError
 from .inputs import InputFile
 from .options import CONLLU_ONLY, LABELS_SAVE_METRICS, outcome_metric, refuse_options, save_outcomes
@@ -25,7 +27,9 @@ def run(args: argparse.Namespace, pred: InputFile, gold: InputFile) -> int:
         raise UsageError("--pos applies to segmentation files, not to --format labels")
     metric = outcome_metric(args, OUTCOME_METRICS, "Accuracy")
     try:
-        result = evaluate_files(pred.path, gold.path, outcomes=metric is not None)
+        tables = tuple(table_spec(f.name, args.text_column, args.label_column, args.id_column)
+                       for f in (pred, gold))
+        result = evaluate_files(pred.path, gold.path, outcomes=metric is not None, tables=tables)
     except OSError as error:
         raise InputError(gold.shown(pred.shown(f"{error.filename}: {error.strerror}"))) from None
     for path, problems in ((pred.name, result.system_file_problems), (gold.name, result.gold_file_problems)):
@@ -34,11 +38,13 @@ def run(args: argparse.Namespace, pred: InputFile, gold: InputFile) -> int:
             more = f" (and {len(bad) - 1} more problems)" if len(bad) > 1 else ""
             raise InputError(f"{bad[0].location(path)}: {bad[0].message}{more}")
     if not result.gold_items:
-        raise InputError(f"{gold.name}: no items (expected one ID<TAB>LABEL or LABEL per line)")
+        raise InputError(f"{gold.name}: no items (expected one ID<TAB>LABEL or LABEL per line, "
+                         "or a table with --text-column / a .csv file)")
 
     signature = Signature("labels", {"paired_by": result.paired_by})
     signature.add_file("pred", pred.name, file_sha256(pred.path))
     signature.add_file("gold", gold.name, file_sha256(gold.path))
+    final.mark(args, signature)
     if metric is not None:
         outcomes = OutcomeList(format="labels", metric=metric,
                                gold_path=gold.name, gold_sha256=signature.files["gold"]["sha256"],

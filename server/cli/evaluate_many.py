@@ -81,12 +81,13 @@ def _runs(args: argparse.Namespace) -> list[tuple[str | None, str | None, Pairin
             if args.system:
                 raise UsageError("--manifest and --system cannot be combined")
             return [(None, None, read_manifest(args.manifest))]
-        if args.system:
+        runs = [value for value in args.system or () if "=" in value]
+        if runs:
             if args.gold is not None:
                 raise UsageError("with --system, give only GOLD (a file or a folder)")
             if args.pred is None:
                 raise UsageError("with --system, give GOLD (a file, or a folder of gold files)")
-            return _system_runs(args.system, args.pred, args.split)
+            return _system_runs(runs, args.pred, args.split)
         return [(None, None, pair_directories(args.pred, args.gold, args.split))]
     except PairingError as error:
         raise InputError(str(error)) from None

@@ -13,6 +13,7 @@ from scorer.segmentation.evaluate import OUTCOME_METRICS, evaluate_files
 from scorer.segmentation.report import segmentation_json, segmentation_text
 from scorer.segmentation.tokens import SegmentationOptions
 
+from . import final
 from .errors import InputError, UsageError
 from .hints import print_hints, segmentation_hints
 from .inputs import InputFile
@@ -59,6 +60,7 @@ def run(args: argparse.Namespace, pred: InputFile, gold: InputFile) -> int:
     signature = Signature(fmt, {"pos": args.pos, "paired_by": result.paired_by})
     signature.add_file("pred", pred.name, file_sha256(pred.path))
     signature.add_file("gold", gold.name, file_sha256(gold.path))
+    final.mark(args, signature)
     if metric is not None:
         outcomes = OutcomeList(format=fmt + ("+pos" if args.pos else ""), metric=metric,
                                gold_path=gold.name, gold_sha256=signature.files["gold"]["sha256"],

@@ -24,7 +24,7 @@ from scorer.binary import HEAD_BYTES, binary_problem
 from .errors import InputError, UsageError
 
 FORMATS = ("conllu", "space", "tsv", "labels")
-_EXTENSIONS = {".conllu": "conllu", ".conll": "conllu", ".txt": "space", ".tsv": "tsv"}
+_EXTENSIONS = {".conllu": "conllu", ".conll": "conllu", ".txt": "space", ".tsv": "tsv", ".csv": "labels"}
 
 
 STDIN = "-"
