@@ -1,0 +1,498 @@
+"""Level 3: the annotation against the universal guidelines (one sentence).
+
+The official validator visits every node and runs a dozen checks on each.
+Most checks look at one relation label and a few cells, and almost every
+node passes them, so here each check first picks out the few nodes it can
+concern from whole columns (the nodes whose relation is ``punct``, the
+heads of ``fixed`` children, ...) and runs the official rule on those only:
+
+* per node: ``root`` iff HEAD 0, UPOS against DEPREL (one dictionary look-up
+  per distinct (relation, UPOS) pair), expected features;
+* relation-driven: left-to-right relations, subjects and objects per
+  predicate, ``obl`` under nominals, ``orphan``, function words with
+  children, ``fixed`` and ``goeswith`` spans and morphology;
+* punctuation and non-projectivity: one sweep over the arcs finds whether
+  the tree is projective at all; the official per-punctuation search runs
+  only on the few trees that are not.
+
+Two warnings/errors depend on the whole corpus having features (they are
+returned apart, in ``if_features``).  The enhanced-graph root checks and
+the empty-node/orphan facts are here too; connectivity of the enhanced
+graph, a level-2 check, is `egraph_unconnected`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from scorer.validation.chars import DEPREL, DEPS, FEATS, HEAD, LEMMA, MISC, UPOS, cell_span, item_span
+from scorer.validation.incident import Incident, excerpt
+from scorer.validation.level1 import Sentence
+from scorer.validation.level2 import DEPS_PAIRS, _Memo
+from scorer.validation.tree import ITEMS, Tree
+
+_FUNCTION = frozenset("case mark cc aux cop det clf fixed goeswith punct".split())
+_LEFT_HEADED = frozenset("conj fixed flat goeswith appos".split())
+_OUTER = re.compile(r"^[nc]subj:outer$")
+_NOMINAL_PARENT = frozenset(("nsubj", "obj", "iobj", "obl", "vocative", "dislocated", "expl", "nmod"))
+_ORPHAN_PARENT = frozenset("conj parataxis root csubj ccomp advcl acl reparandum".split())
+_LEAF_OK = {
+    "mark": frozenset("advmod obl goeswith fixed reparandum conj cc punct".split()),
+    "case": frozenset("advmod obl goeswith fixed reparandum conj cc punct".split()),
+    "aux": frozenset("goeswith fixed reparandum conj cc punct".split()),
+    "cop": frozenset("goeswith fixed reparandum conj cc punct".split()),
+    "det": frozenset("det case advmod obl clf goeswith fixed flat compound reparandum discourse "
+                     "parataxis conj cc punct".split()),
+    "clf": frozenset("advmod obl goeswith fixed reparandum conj cc punct".split()),
+    "cc": frozenset("goeswith fixed reparandum conj punct".split()),
+    "fixed": frozenset("goeswith reparandum conj punct".split()),
+    "goeswith": frozenset(),
+    "punct": frozenset(("punct",)),
+}
+_LEAF_ID = {"mark": "leaf-mark-case", "case": "leaf-mark-case", "aux": "leaf-aux-cop",
+            "cop": "leaf-aux-cop", "det": "leaf-det", "clf": "leaf-clf", "cc": "leaf-cc",
+            "fixed": "leaf-fixed", "goeswith": "leaf-goeswith", "punct": "leaf-punct"}
+
+
+def _pair_issues(key: tuple) -> tuple[str, ...]:
+    """The UPOS-DEPREL rules that depend only on (relation, UPOS as used)."""
+    deprel, upos = key
+    u = upos or ""  # Udapi's None (UPOS _) matches none of the tag patterns
+    ids = []
+    if deprel == "det" and not u.startswith(("DET", "PRON")):
+        ids.append("rel-upos-det")
+    if deprel == "nummod" and u not in ("NUM", "NOUN", "SYM"):
+        ids.append("rel-upos-nummod")
+    if deprel == "advmod" and not u.startswith(("ADV", "ADJ", "CCONJ", "DET", "PART", "SYM")):
+        ids.append("rel-upos-advmod")  # unless the node has a goeswith child (checked by the caller)
+    if deprel == "expl" and u not in ("PRON", "DET", "PART"):
+        ids.append("rel-upos-expl")
+    if deprel == "aux" and not u.startswith("AUX"):
+        ids.append("rel-upos-aux")
+    if deprel == "cop" and not u.startswith(("AUX", "PRON", "DET", "SYM")):
+        ids.append("rel-upos-cop")
+    if deprel == "case" and u.startswith(("PROPN", "ADJ", "PRON", "DET", "NUM", "AUX")):
+        ids.append("rel-upos-case")
+    if deprel == "mark" and u.startswith(("NOUN", "PROPN", "ADJ", "PRON", "DET", "NUM", "AUX", "INTJ")):
+        ids.append("rel-upos-mark")
+    if deprel == "cc" and u.startswith(("NOUN", "PROPN", "ADJ", "PRON", "DET", "NUM", "VERB", "AUX", "INTJ")):
+        ids.append("rel-upos-cc")
+    if deprel == "punct" and upos != "PUNCT":
+        ids.append("rel-upos-punct")
+    if upos == "PUNCT" and not (deprel or "").startswith(("punct", "root")):
+        ids.append("upos-rel-punct")
+    if upos == "PROPN" and deprel == "fixed":
+        ids.append("rel-upos-fixed")
+    return tuple(ids)
+
+
+PAIR_ISSUES = _Memo(_pair_issues)
+
+
+def _feats_facts(feats: str) -> tuple:
+    """(ExtPos or '', lacks PronType, VerbForm=Fin without Mood, Typo=Yes, Polarity=Neg, Poss=Yes)."""
+    items = ITEMS[feats]
+    return (items.get("ExtPos", ""), items.get("PronType", "") == "",
+            items.get("VerbForm", "") == "Fin" and items.get("Mood", "") == "",
+            items.get("Typo", "") == "Yes", items.get("Polarity", "") == "Neg",
+            items.get("Poss", "") == "Yes")
+
+
+FEATS_FACTS = _Memo(_feats_facts)
+
+
+def _edeps_root_issues(deps: str) -> tuple:
+    """(test id, item) of the enhanced root rules, and whether an 'orphan' is there."""
+    if deps == "_":
+        return (), False
+    issues = []
+    orphan = False
+    for k, (head, rel) in enumerate(DEPS_PAIRS[deps]):
+        universal = rel.split(":", 1)[0]
+        if head == "0" and universal != "root":
+            issues.append(("enhanced-0-is-not-root", k))
+        if head != "0" and universal == "root":
+            issues.append(("enhanced-root-is-not-0", k))
+        if universal == "orphan":
+            orphan = True
+    return tuple(issues), orphan
+
+
+EDEPS_ROOT = _Memo(_edeps_root_issues)
+
+
+class TreeFacts:
+    """What the tree checks leave for the document-wide ones."""
+
+    __slots__ = ("if_features", "egraph_events")
+
+    def __init__(self) -> None:
+        self.if_features: list[Incident] = []   # reported only if the corpus has features
+        # (line, is an empty node, has an enhanced 'orphan') of nodes that are
+        # either, in node order: the validator's empty-node/orphan rule.
+        self.egraph_events: list[tuple[int, bool, bool]] = []
+
+
+def _add(s: Sentence, t: Tree, test_id: str, k: int, message: str, column: int | None = None) -> None:
+    line = t.line[k]
+    span = cell_span(s.text_of(line), column) if column is not None else None
+    s.add(test_id, line, message, span)
+
+
+def _conditional(s: Sentence, t: Tree, facts: TreeFacts, test_id: str, k: int, message: str,
+                 column: int) -> None:
+    if test_id in s.keep:
+        line = t.line[k]
+        start, end = cell_span(s.text_of(line), column)
+        facts.if_features.append(Incident(test_id, message, line, start, end, s.sent_id))
+
+
+# --- checks on every node (words and empty nodes) ---------------------------------------
+
+
+def check_roots(s: Sentence, t: Tree, facts: TreeFacts) -> None:
+    """``check_zero_root`` and the facts of ``check_enhanced_orphan``."""
+    udeprel = t.udeprel
+    for r in t.children[0]:
+        if udeprel[r] != "root":
+            _add(s, t, "0-is-not-root", r, "DEPREL must be 'root' when HEAD is 0", DEPREL)
+    if udeprel.count("root") > sum(1 for r in t.children[0] if udeprel[r] == "root"):
+        for k in range(1, t.n + 1):
+            if udeprel[k] == "root" and t.head[k] != 0:
+                _add(s, t, "root-is-not-0", k, "DEPREL cannot be 'root' when HEAD is not 0", DEPREL)
+    # Enhanced relations, in node order (words and empty nodes interleaved).
+    nodes = [(k, t.line[k], t.raw_deps[k]) for k in range(1, t.n + 1)]
+    if t.empty:
+        nodes += [(number, line, cols[DEPS]) for number, line, cols in t.empty]
+        nodes.sort(key=lambda node: node[0])
+        empty_numbers = {number for number, _, _ in t.empty}
+    else:
+        empty_numbers = set()
+    for number, line, deps in nodes:
+        issues, orphan = EDEPS_ROOT[deps]
+        for test_id, item in issues:
+            message = ("an enhanced relation from head 0 must be 'root'" if test_id == "enhanced-0-is-not-root"
+                       else "an enhanced 'root' relation must come from head 0")
+            s.add(test_id, line, message, item_span(s.text_of(line), DEPS, item))
+        is_empty = number in empty_numbers
+        if is_empty or orphan:
+            facts.egraph_events.append((line, is_empty, orphan))
+
+
+def egraph_unconnected(s: Sentence, t: Tree) -> None:
+    """``check_egraph_connected`` (level 2): every node reachable from 0 in DEPS."""
+    words_with_deps = [k for k in range(1, t.n + 1) if t.raw_deps[k] != "_"]
+    if not t.empty and not words_with_deps:
+        return  # no enhanced graph: nothing is required of it
+    if not t.empty and len(words_with_deps) == t.n:
+        # Quick: every word lists its basic head among its enhanced heads, so
+        # the basic tree's paths reach every word.
+        if all(any(h == str(t.head[k]) for h, _ in DEPS_PAIRS[t.raw_deps[k]]) for k in words_with_deps):
+            return
+    children: dict[str, set[str]] = {"0": set()}
+    ids: list[str] = []
+    nodes = [(k, t.raw_deps[k]) for k in range(1, t.n + 1)] + [(n, c[DEPS]) for n, _, c in t.empty]
+    for number, raw in nodes:
+        key = str(number)
+        ids.append(key)
+        children.setdefault(key, set())
+        for parent, _ in t.edeps(raw):
+            children.setdefault(str(parent), set()).add(key)
+    reached: set[str] = set()
+    stack = ["0"]
+    while stack:
+        for child in children.get(stack.pop(), ()):
+            if child not in reached:
+                reached.add(child)
+                stack.append(child)
+    unreachable = sorted(set(ids) - reached)
+    if unreachable:
+        line = t.lines_by_id().get(unreachable[0], s.sentence_line)
+        shown = ", ".join(unreachable[:10]) + (", ..." if len(unreachable) > 10 else "")
+        s.add("unconnected-egraph", line, f"the enhanced graph is not connected: nodes {shown} "
+              "cannot be reached from the root")
+
+
+# --- checks on words (the basic tree) --------------------------------------------------
+
+
+def check_words(s: Sentence, t: Tree, facts: TreeFacts) -> None:
+    n = t.n
+    if not n:
+        return
+    upos, udeprel, deprel, head, children = t.upos, t.udeprel, t.deprel, t.head, t.children
+    keep = s.keep
+    feats_facts = [None] + [FEATS_FACTS[f] for f in t.feats[1:]]
+    ext = [None] + [f[0] for f in feats_facts[1:]]
+    fixed_heads = {head[k] for k in range(1, n + 1) if udeprel[k] == "fixed"}
+    goeswith_heads = {head[k] for k in range(1, n + 1) if udeprel[k] == "goeswith"}
+
+    # Expected features (pron-det waits for the corpus to have features).
+    for k in range(1, n + 1):
+        f = feats_facts[k]
+        if f[1] and upos[k] in ("PRON", "DET"):
+            _conditional(s, t, facts, "pron-det-without-prontype", k,
+                         f"'{excerpt(t.formtl(k))}' is {upos[k]} but has no PronType feature", FEATS)
+        if f[2]:
+            _add(s, t, "verbform-fin-without-mood", k,
+                 f"the finite verb '{excerpt(t.formtl(k))}' has no Mood feature", FEATS)
+
+    # UPOS against DEPREL.
+    for k in range(1, n + 1):
+        used = ext[k] or upos[k]
+        issues = PAIR_ISSUES[(udeprel[k], used)]
+        if issues:
+            for test_id in issues:
+                if test_id == "rel-upos-advmod" and k in goeswith_heads:
+                    continue
+                _add(s, t, test_id, k, _pair_message(test_id, t, k, used), UPOS if test_id != "upos-rel-punct" else DEPREL)
+    for k in fixed_heads:
+        if k == 0:
+            continue
+        if not ext[k]:
+            forms = " ".join([t.form[k]] + [t.form[c] for c in children[k] if udeprel[c] == "fixed"])
+            _add(s, t, "fixed-without-extpos", k,
+                 f"the fixed expression '{excerpt(forms)}' has no ExtPos feature", FEATS)
+        if (ext[k] or upos[k]) == "PROPN" and udeprel[k] != "fixed":
+            _add(s, t, "rel-upos-fixed", k, f"'fixed' is not for proper nouns ('{excerpt(t.formtl(k))}')", UPOS)
+
+    # flat:foreign wants X and Foreign=Yes on both ends.
+    if "flat:foreign" in deprel:
+        for k in range(1, n + 1):
+            if deprel[k] != "flat:foreign":
+                continue
+            if upos[k] != "X" or t.feats[k] != "Foreign=Yes":
+                _add(s, t, "flat-foreign-upos-feats", k,
+                     "the child of flat:foreign should have UPOS X and only Foreign=Yes", UPOS)
+            p = head[k]
+            if p and (upos[p] != "X" or t.feats[p] != "Foreign=Yes"):
+                _add(s, t, "flat-foreign-upos-feats", p,
+                     "the parent of flat:foreign should have UPOS X and only Foreign=Yes", UPOS)
+            elif not p:
+                # The root's UPOS is '<ROOT>': the validator reports the root's
+                # line, which is no line of the sentence; we give the child's.
+                _add(s, t, "flat-foreign-upos-feats", k,
+                     "the parent of flat:foreign (the root) should have UPOS X and only Foreign=Yes", DEPREL)
+
+    # Relations that go left to right.
+    for k in range(1, n + 1):
+        if udeprel[k] in _LEFT_HEADED and k < head[k]:
+            _add(s, t, "right-to-left-" + udeprel[k], k,
+                 f"the parent of '{deprel[k]}' must come before the child", DEPREL)
+
+    # One subject and one object per predicate.
+    subjects: dict[int, list[int]] = {}
+    objects: dict[int, list[int]] = {}
+    for k in range(1, n + 1):
+        u = udeprel[k]
+        if u is None:
+            continue
+        if "subj" in u and not _OUTER.match(deprel[k]) and t.misc_of(k).get("Subject", "") != "Outer":
+            subjects.setdefault(head[k], []).append(k)
+        elif u == "obj":
+            objects.setdefault(head[k], []).append(k)
+    for p, group in subjects.items():
+        if len(group) > 1 and p:
+            _add(s, t, "too-many-subjects", p, f"several subjects {group} under '{excerpt(t.formtl(p))}' "
+                 "not subtyped ':outer' (outer subjects are allowed when a clause is the predicate)", DEPREL)
+    for p, group in objects.items():
+        if len(group) > 1 and p:
+            _add(s, t, "too-many-objects", p, f"several direct objects {group} under '{excerpt(t.formtl(p))}'",
+                 DEPREL)
+
+    # obl under a nominal that is not a predicate; orphan's parent.
+    if "obl" in udeprel or "orphan" in udeprel:
+        for k in range(1, n + 1):
+            p = head[k]
+            if udeprel[k] == "obl" and upos[p] in ("NOUN", "PROPN", "PRON") and udeprel[p] in _NOMINAL_PARENT:
+                if not any(udeprel[c] in ("cop", "nsubj", "csubj") for c in children[p]):
+                    _add(s, t, "obl-should-be-nmod", k, f"the parent ({p} '{excerpt(t.formtl(p))}') is a "
+                         "nominal, not a predicate: the relation should be 'nmod', not 'obl'", DEPREL)
+            elif udeprel[k] == "orphan" and udeprel[p] not in _ORPHAN_PARENT:
+                _add(s, t, "orphan-parent", k, f"the parent of 'orphan' should normally be 'conj', "
+                     f"not '{udeprel[p]}'", DEPREL)
+
+    projective = _is_projective(t)
+
+    # Function words should be leaves.
+    for p in range(1, n + 1):
+        pdeprel = udeprel[p]
+        if pdeprel not in _FUNCTION or not children[p]:
+            continue
+        allowed = _LEAF_OK[pdeprel]
+        test_id = _LEAF_ID[pdeprel]
+        if test_id not in keep:
+            continue
+        pposs = feats_facts[p][5]
+        nonprojective = None
+        for c in children[p]:
+            cdeprel = udeprel[c]
+            if pdeprel != "punct" and cdeprel == "advmod" and upos[c] in ("PART", "ADV") and feats_facts[c][4]:
+                continue
+            if cdeprel == "punct":
+                if nonprojective is None:
+                    nonprojective = not projective and _arc_nonprojective(t, p)
+                if nonprojective:
+                    continue
+            if cdeprel in allowed:
+                continue
+            if pdeprel == "det" and pposs and cdeprel in ("appos", "acl", "nmod"):
+                continue
+            line = t.line[c]
+            s.add(test_id, line, f"'{pdeprel}' is not expected to have children ({p}:{excerpt(t.form[p])}:"
+                  f"{pdeprel} --> {c}:{excerpt(t.form[c])}:{cdeprel})", cell_span(s.text_of(line), DEPREL))
+
+    # fixed and goeswith groups.
+    for k in sorted(fixed_heads | goeswith_heads):
+        if k == 0:
+            continue
+        fixed = [c for c in children[k] if udeprel[c] == "fixed"]
+        if fixed:
+            group = sorted([k] + fixed)
+            span = range(k, fixed[-1] + 1)
+            if any(udeprel[m] != "punct" and m not in group for m in span):
+                shown = " ".join(t.form[m] if m in group else "*" for m in span)
+                _add(s, t, "fixed-gap", k, f"gaps in the fixed expression {group} '{excerpt(shown)}'", DEPREL)
+        goeswith = [c for c in children[k] if udeprel[c] == "goeswith"]
+        if goeswith:
+            group = sorted([k] + goeswith)
+            span = list(range(k, goeswith[-1] + 1))
+            if group != span:
+                _add(s, t, "goeswith-gap", k, f"gaps in the goeswith group {group} != {span}", DEPREL)
+            if any(t.misc_of(m).get("SpaceAfter", "") == "No" for m in group[:-1]):
+                _add(s, t, "goeswith-nospace", k,
+                     "'goeswith' cannot join words that no whitespace separates", MISC)
+            if not feats_facts[k][3]:
+                _conditional(s, t, facts, "goeswith-missing-typo", k,
+                             "the treebank has features, so a goeswith head must have Typo=Yes", FEATS)
+    if goeswith_heads:
+        for k in range(1, n + 1):
+            if udeprel[k] != "goeswith":
+                continue
+            if t.lemma[k] != "_":
+                _add(s, t, "goeswith-lemma", k, "the lemma of a goeswith word belongs on its first part", LEMMA)
+            if upos[k] != "X":
+                _add(s, t, "goeswith-upos", k, "the non-first parts of a goeswith word must be tagged X", UPOS)
+            if t.feats[k] != "_":
+                _add(s, t, "goeswith-feats", k, "the features of a goeswith word belong on its first part", FEATS)
+            raw = _canonical_deps(t, k)
+            if raw != "_" and raw != f"{head[k]}:{deprel[k]}":
+                _add(s, t, "goeswith-edeps", k,
+                     "a goeswith word cannot have other relations in the enhanced graph", DEPS)
+
+    # Punctuation must not make the tree non-projective.
+    if not projective and "punct" in udeprel:
+        for k in range(1, n + 1):
+            if udeprel[k] != "punct":
+                continue
+            crossed = _caused_nonprojectivities(t, k)
+            if crossed:
+                _add(s, t, "punct-causes-nonproj", k,
+                     f"the punctuation makes nodes {crossed[:10]} non-projective", DEPREL)
+            gap = _gap(t, k)
+            if gap:
+                _add(s, t, "punct-is-nonproj", k,
+                     f"the punctuation is attached non-projectively over nodes {gap[:10]}", HEAD)
+
+
+def _pair_message(test_id: str, t: Tree, k: int, used: str | None) -> str:
+    word = excerpt(t.formtl(k))
+    if test_id == "upos-rel-punct":
+        return f"'PUNCT' must be 'punct', not '{t.deprel[k]}' ('{word}')"
+    if test_id == "rel-upos-fixed":
+        return f"'fixed' is not for proper nouns ('{word}')"
+    relation = test_id[len("rel-upos-"):]
+    return f"'{relation}' does not go with UPOS '{used}' ('{word}')"
+
+
+def _canonical_deps(t: Tree, k: int) -> str:
+    """DEPS as Udapi writes it back: heads and relations sorted, repeats dropped."""
+    edeps = t.edeps(t.raw_deps[k])
+    if not edeps:
+        return "_"
+    return "|".join(f"{p}:{r}" for p, r in sorted(set(edeps)))
+
+
+# --- projectivity -------------------------------------------------------------------
+
+
+def _is_projective(t: Tree) -> bool:
+    """No two arcs cross (the root's arcs from position 0 included)."""
+    head = t.head
+    arcs = []
+    for k in range(1, t.n + 1):
+        h = head[k]
+        if h == k - 1 or h == k + 1:
+            continue  # an arc between neighbours cannot be crossed
+        arcs.append((k, h) if k < h else (h, k))
+    if len(arcs) < 2:
+        return True
+    arcs.sort(key=lambda a: (a[0], -a[1]))
+    stack: list[int] = []
+    for lo, hi in arcs:
+        while stack and stack[-1] <= lo:
+            stack.pop()
+        if stack and hi > stack[-1]:
+            return False
+        stack.append(hi)
+    return True
+
+
+def _ancestors(t: Tree, k: int) -> set[int]:
+    result = set()
+    while k:
+        k = t.head[k]
+        result.add(k)
+    return result
+
+
+def _descendants(t: Tree, k: int) -> set[int]:
+    result = set()
+    stack = list(t.children[k])
+    while stack:
+        m = stack.pop()
+        result.add(m)
+        stack.extend(t.children[m])
+    return result
+
+
+def _arc_nonprojective(t: Tree, k: int) -> bool:
+    """Udapi's ``is_nonprojective``: a node between k and its parent that the
+    parent does not dominate."""
+    p = t.head[k]
+    if not p:
+        return False
+    lo, hi = (k, p) if k < p else (p, k)
+    if hi - lo == 1:
+        return False
+    inside = sum(1 for m in _descendants(t, p) if lo < m < hi)
+    return inside != hi - lo - 1
+
+
+def _caused_nonprojectivities(t: Tree, k: int) -> list[int]:
+    """Nodes whose arc crosses over punctuation k although its parent is not
+    k's ancestor (the validator's ``get_caused_nonprojectivities``)."""
+    head, n = t.head, t.n
+    ancestors = _ancestors(t, k)
+    p = head[k]
+    if p < k:
+        left, right = range(p + 1, k), range(k + 1, n + 1)
+    else:
+        left, right = range(1, k), range(k + 1, p)
+    left_cross = [x for x in left if head[x] not in ancestors and head[x] > k]
+    right_cross = [x for x in right if head[x] not in ancestors and head[x] < k]
+    if p < k:
+        right_cross = [x for x in right_cross if head[x] > p]
+    else:
+        left_cross = [x for x in left_cross if head[x] < p]
+    return sorted(left_cross + right_cross)
+
+
+def _gap(t: Tree, k: int) -> list[int]:
+    """Nodes between k and its parent that the parent does not dominate."""
+    p = t.head[k]
+    between = range(k + 1, p) if k < p else range(p + 1, k)
+    if not between or not p:
+        return []
+    under = _descendants(t, p)
+    return [m for m in between if m not in under]
