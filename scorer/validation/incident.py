@@ -94,9 +94,11 @@ _register(5, "SYNTAX", ERROR, "cop-lemma")
 # Ids in the official source that no input can produce: the ID regex that
 # selects a multiword-token line is the one that would have to fail for
 # ``invalid-word-interval``; ``extra-empty-line`` needs an empty line inside
-# a sentence, but every empty line ends one.  They are kept in the table
-# so that every official id has a level and class.
-UNREACHABLE = frozenset({"invalid-word-interval", "extra-empty-line"})
+# a sentence, but every empty line ends one; ``invalid-feature-value`` tests
+# the values with the very character class that ``invalid-feature`` has
+# already required of them.  They are kept in the table so that every
+# official id has a level and class.
+UNREACHABLE = frozenset({"invalid-word-interval", "extra-empty-line", "invalid-feature-value"})
 
 
 @dataclass(frozen=True, slots=True)
