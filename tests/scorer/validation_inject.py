@@ -812,7 +812,7 @@ def goeswith(rng, s):
                 row[DEPS] = f"{p}:goeswith"
             if rng.random() < 0.4:
                 _add_misc(s.word_row(p), "SpaceAfter=No")
-            if rng.random() < 0.4:
+            if _TARGET[0] != "goeswith-missing-typo" and rng.random() < 0.4:
                 _set_feats(s.word_row(p), add={"Typo": "Yes"})
             return True
     return False
@@ -1005,8 +1005,13 @@ def inject(text: str, seed: int, cases: int = 2, ids: list[str] | None = None) -
                 index = untried.pop()
                 s = sents[index]
                 backup = _copy(s)
-                if s.comment("sent_id") is None or s.comment("text") is None or function(rng, s) is False:
-                    sents[index] = backup  # not a sentence for this mutator: leave it for others
+                try:
+                    suits = s.comment("sent_id") is not None and s.comment("text") is not None \
+                        and function(rng, s) is not False
+                except (TypeError, ValueError, IndexError, KeyError, AttributeError):
+                    suits = False  # the sentence lacks what the mutator needs (a word of some kind)
+                if not suits:
+                    sents[index] = backup  # leave it for other mutators
                     continue
                 free.remove(index)
                 done += 1
@@ -1053,7 +1058,9 @@ def scenarios(text: str) -> dict[str, str]:
         for r in s.rows:
             r[FEATS] = "_" if "-" not in r[ID] else r[FEATS]
     gw = _copy(plain[0])
+    _TARGET[0] = "goeswith-missing-typo"
     goeswith(random.Random(1), gw)
+    _TARGET[0] = ""
     out["no-features"] = render(plain + [gw])
     late = [_copy(s) for s in plain] + [_copy(gw), _copy(sents[-1])]
     out["late-features"] = render(late)

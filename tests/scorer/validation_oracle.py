@@ -55,3 +55,11 @@ def compare(expected: Counter, got: Counter) -> str:
         rows.append(f"{test_id:32} {sum(e.values()):8} {sum(g.values()):8}  "
                     f"missing {[m[0] for m in missing]} extra {[x[0] for x in extra]}")
     return "\n".join(rows)
+
+
+def udtools_folder() -> Path:
+    """The installed udtools package folder (to read its sources as text)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("udtools")
+    return Path(list(spec.submodule_search_locations)[0])
