@@ -16,12 +16,15 @@ state that can change what later sentences get (see `document`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from scorer.validation.chars import DEPS, is_whitespace_line
 from scorer.validation.incident import Incident
-from scorer.validation.level1 import Sentence, check_columns, check_ids, check_lines, check_ranges
-from scorer.validation.level2 import CellFacts, check_cells, check_references, check_tree, row_kinds
+from scorer.validation.level1 import (Sentence, check_columns, check_ids, check_lines,
+                                      check_ranges, plain_sentence, quick_kinds)
+from scorer.validation.level2 import (CellFacts, check_cells, check_references, check_tree, quick_level2,
+                                      row_kinds)
 from scorer.validation.level3 import TreeFacts, check_roots, check_words, egraph_unconnected
 from scorer.validation.level45 import check_language
 from scorer.validation.metadata import MetaFacts, check_parallel_id, check_sent_id, check_text
@@ -63,9 +66,15 @@ class BlockValidation:
         return [incident.shifted(first_line) for incident in self.incidents]
 
 
-def split_sentences(lines: list[str]) -> list[tuple[int, int]]:
+# Where a whitespace-only line may start: a line that starts with whitespace.
+_WS_START = re.compile(r"\n[^\S\n\x1c-\x1f]")
+
+
+def split_sentences(lines: list[str], block: str | None = None) -> list[tuple[int, int]]:
     """(start, stop) of the validator's sentences in a block's lines: each
     whitespace-only line ends one (it is its last line)."""
+    if block is not None and not block[:1].isspace() and not _WS_START.search(block):
+        return [(0, len(lines))]
     spans = []
     start = 0
     for i, line in enumerate(lines):
@@ -100,13 +109,15 @@ def validate_block(block: str, settings: ValidationSettings | Prepared, terminat
         spans = [(0, 1)]  # an empty block: one empty line, a sentence of its own
         terminated = False
     else:
-        spans = split_sentences(lines)
+        spans = split_sentences(lines, block)
+    # One plain sentence (the usual case) may take the quick way through level 1.
+    plain = block if (terminated and not bom and len(spans) == 1) else None
     for start, stop in spans:
         own = lines[start:stop]
         if stop == len(lines) and terminated and not _ends_sentence(own[-1]):
             own.append("")  # the blank line after the block ends this sentence
         s = Sentence(own, start, bom and start == 0, keep)
-        _validate_sentence(s, prepared, cells, acc)
+        _validate_sentence(s, prepared, cells, acc, plain)
         out.extend(s.out)
     if terminated and _ends_sentence(lines[-1]):
         # The block ended on a whitespace-only line: the blank line after it
@@ -158,38 +169,53 @@ class _Accumulator:
         result.last_sentence_line = self.last_sentence_line
 
 
-def _validate_sentence(s: Sentence, prepared: Prepared, cells: CellFacts, acc: _Accumulator) -> None:
+def _validate_sentence(s: Sentence, prepared: Prepared, cells: CellFacts, acc: _Accumulator,
+                       block: str | None = None) -> None:
     try:
-        _run_checks(s, prepared, cells, acc)
+        _run_checks(s, prepared, cells, acc, block)
     finally:
         acc.last_sentence_line = s.sentence_line
         if s.sent_id is not None and any(i.sent_id != s.sent_id for i in s.out):
             s.out = [i if i.sent_id == s.sent_id else replace(i, sent_id=s.sent_id) for i in s.out]
 
 
-def _run_checks(s: Sentence, prepared: Prepared, cells: CellFacts, acc: _Accumulator) -> None:
-    if not check_lines(s):
-        return
-    ok = check_columns(s)
-    full_rows = [i for i, cols in enumerate(s.rows) if len(cols) == 10]
-    if full_rows:
-        acc.default_line = s.sentence_line + full_rows[-1]
-    if not ok or not check_ids(s) or not check_ranges(s):
-        return
+def _run_checks(s: Sentence, prepared: Prepared, cells: CellFacts, acc: _Accumulator,
+                block: str | None) -> None:
+    kinds = plain_sentence(s, block) if block is not None else None
+    clean_cells = kinds is not None
+    if not clean_cells:
+        if not check_lines(s):
+            return
+        ok = check_columns(s)
+        full_rows = [i for i, cols in enumerate(s.rows) if len(cols) == 10]
+        if full_rows:
+            acc.default_line = s.sentence_line + full_rows[-1]
+        if not ok:
+            return
+        kinds = quick_kinds(s.rows)
+        if kinds is None:
+            if not check_ids(s) or not check_ranges(s):
+                return
+            kinds = row_kinds(s.rows)
+    else:
+        acc.default_line = s.sentence_line + len(s.rows) - 1
     level = prepared.level
     if level < 2:
         return
-    kinds = row_kinds(s.rows)
-    if not check_references(s, kinds) or not check_tree(s, kinds):
-        return
-    n_refs = len(cells.ref_candidates)
-    safe = check_cells(s, kinds, cells)
-    _stamp_refs(cells, n_refs, s.sent_id)
-    acc.default_line = s.sentence_line + len(s.rows) - 1
-    if not safe:
-        return
+    words = quick_level2(s, kinds, cells) if "e" not in kinds else None
+    if words is None:
+        if not check_references(s, kinds) or not check_tree(s, kinds):
+            return
+        n_refs = len(cells.ref_candidates)
+        safe = check_cells(s, kinds, cells)
+        _stamp_refs(cells, n_refs, s.sent_id)
+        if not safe:
+            return
     # Enhanced graph in all sentences or in none.
-    has_graph = any(kind == "e" or cols[DEPS] != "_" for cols, kind in zip(s.rows, kinds) if kind != "m")
+    if words is not None:
+        has_graph = words.cols[DEPS].count("_") != len(words.rows)
+    else:
+        has_graph = any(kind == "e" or cols[DEPS] != "_" for cols, kind in zip(s.rows, kinds) if kind != "m")
     if has_graph:
         if acc.egraph_first_with is None:
             acc.egraph_first_with = (s.sentence_line, s.sent_id)
@@ -198,7 +224,7 @@ def _run_checks(s: Sentence, prepared: Prepared, cells: CellFacts, acc: _Accumul
     meta = MetaFacts()
     check_sent_id(s, prepared.lang, meta)
     check_parallel_id(s, meta)
-    check_text(s, kinds, meta)
+    check_text(s, kinds, meta, clean_cells)
     acc.default_line = SENTENCE_LINE
     if meta.sent_id is not None:
         acc.sent_ids.append((s.sentence_line, meta.sent_id))
@@ -212,7 +238,7 @@ def _run_checks(s: Sentence, prepared: Prepared, cells: CellFacts, acc: _Accumul
                   "a new document or paragraph starts after a sentence whose last token has SpaceAfter=No")
     if meta.spaceafter is not None:
         acc.spaceafter = meta.spaceafter
-    tree = Tree(s, kinds)
+    tree = Tree(s, kinds, words)
     tree_facts = TreeFacts()
     if level >= 3:
         n_refs = len(cells.ref_candidates)

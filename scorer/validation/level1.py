@@ -16,6 +16,8 @@ of the official check only when the answer is yes.
 
 from __future__ import annotations
 
+import itertools
+import re
 import unicodedata
 
 from scorer.validation.chars import (COLNAMES, EMPTY_ID, FEATS, HEAD, ID, LEMMA, FORM, MWT_ID,
@@ -66,6 +68,77 @@ class Sentence:
 
     def row_line(self, index: int) -> int:
         return self.sentence_line + index
+
+
+_TABS = itertools.repeat("\t")
+# Whitespace inside a cell (an empty cell is a tab next to a tab or a line end).
+_CELL_SPACE = re.compile(r"[^\S\t\n]")
+
+
+def plain_sentence(s: Sentence, block: str) -> str | None:
+    """The quick way through `check_lines`, `check_columns`, `check_ids` and
+    `check_ranges` for a block that is one terminated sentence: the kinds of
+    its token lines (``s.rows`` set) when none of them would report
+    anything; None leaves the rest to them.  Comment lines first, then lines
+    of ten non-empty cells without whitespace whose IDs `quick_kinds`
+    accepts (so each starts with a digit: no invalid or misplaced line)."""
+    if "\ufffd" in block or (not block.isascii() and not unicodedata.is_normalized("NFC", block)):
+        return None
+    lines = s.lines
+    n_comments = 0
+    end = 0
+    while lines[n_comments][:1] == "#":
+        end += len(lines[n_comments]) + 1
+        n_comments += 1
+    if (end >= len(block) or _CELL_SPACE.search(block, end) or "\t\t" in block or "\t\n" in block
+            or block[-1] == "\t"):
+        return None
+    rows = [*map(str.split, lines[n_comments:-1], _TABS)]
+    if set(map(len, rows)) != {10}:
+        return None
+    kinds = quick_kinds(rows)
+    if kinds is None:
+        return None
+    s.sentence_line = s.first + n_comments
+    s.rows = rows
+    if "sent_id" in block[:end]:
+        for line in lines[:n_comments]:
+            match = SENT_ID.fullmatch(line)
+            if match:
+                s.sent_id = match.group(1)
+    return kinds
+
+
+def quick_kinds(rows: list[list[str]]) -> str | None:
+    """The kinds of the lines (see `level2.row_kinds`) when their IDs are
+    plainly right, so that `check_ids` and `check_ranges` would report
+    nothing: words 1, 2, ..., n, each multiword range right before its
+    first word, within the words and apart from the others.  None: ask them."""
+    ids = [cols[ID] for cols in rows]
+    n = len(ids)
+    if n < len(_NUMBERS) and ids == _NUMBERS[1:n + 1]:
+        return "w" * n
+    if "." in "".join(ids):
+        return None
+    words = [value for value in ids if "-" not in value]
+    n = len(words)
+    if n >= len(_NUMBERS) or words != _NUMBERS[1:n + 1]:
+        return None
+    kinds = []
+    covered = 0
+    for i, value in enumerate(ids):
+        if "-" in value:
+            match = MWT_ID.fullmatch(value)
+            if match is None or i + 1 >= len(ids):
+                return None
+            beg, end = int(match.group(1)), int(match.group(2))
+            if ids[i + 1] != str(beg) or beg <= covered or end < beg or end > n:
+                return None
+            covered = end
+            kinds.append("m")
+        else:
+            kinds.append("w")
+    return "".join(kinds)
 
 
 def check_lines(s: Sentence) -> bool:

@@ -362,3 +362,146 @@ def row_kinds(rows: list[list[str]]) -> str:
         else:
             kinds.append("w")
     return "".join(kinds)
+
+
+# --- the quick way for sentences without empty nodes -----------------------------------------
+
+# Cell values known to pass their checks (learnt as they are met; bounded).
+_GOOD_FEATS: set[str] = {"_"}
+_GOOD_DEPRELS: set[str] = set()
+_GOOD_MISC: set[str] = {"_"}
+_ONLY_BLANK = frozenset(("_",))
+
+
+def _learn(feats, deprels, miscs) -> bool:
+    """Check the values not met before; remember the good ones.  False when
+    one of them has an issue."""
+    ok = True
+    for good, values, bad in ((_GOOD_FEATS, feats, lambda v: any(FEATS_ISSUES[v][0]) or not FEATS_ISSUES[v][1]),
+                              (_GOOD_DEPRELS, deprels, lambda v: DEPREL_ISSUE[v] is not None),
+                              (_GOOD_MISC, miscs, lambda v: bool(MISC_ISSUES[v]))):
+        if len(good) > 200_000:
+            good.clear()
+            good.add("_") if good is not _GOOD_DEPRELS else None
+        for value in set(values).difference(good):
+            if bad(value):
+                ok = False
+            else:
+                good.add(value)
+    return ok
+
+
+# "0" -> 0, "1" -> 1, ...: exactly the strings a word's HEAD may be.
+_INDEX = {str(i): i for i in range(4096)}
+
+
+def _deps_head_numbers(deps: str) -> tuple | None:
+    """Head numbers of a DEPS value (None for a head that is no plain
+    number); None when the value cannot be read."""
+    pairs = DEPS_PAIRS[deps]
+    if pairs is None:
+        return None
+    return tuple(_INDEX.get(h) for h, _ in pairs)
+
+
+DEPS_HEAD_NUMBERS = _Memo(_deps_head_numbers)
+_NEVER = 1 << 30
+
+
+def _relation_ok(relation: str) -> bool:
+    """An enhanced relation that passes the level-2 checks alone."""
+    return bool(EDEPREL_RE.fullmatch(relation)) and relation.split(":", 1)[0] in UDEPRELS | {"ref"}
+
+
+RELATION_OK = _Memo(_relation_ok)
+
+
+def _deps_limit(deps: str) -> int:
+    """The highest head of a DEPS value that passes every format check on its
+    own (plain-number heads, sorted, known relations); a huge number if not."""
+    if "|" not in deps:  # one relation (most words): no order to check
+        head, colon, relation = deps.partition(":")
+        number = _INDEX.get(head)
+        return number if colon and number is not None and RELATION_OK[relation] else _NEVER
+    numbers = DEPS_HEAD_NUMBERS[deps]
+    if numbers is None or None in numbers or DEPS_ISSUES[deps]:
+        return _NEVER
+    return max(numbers)
+
+
+DEPS_LIMIT = _Memo(_deps_limit)
+DEPS_HEAD_SET = _Memo(lambda deps: frozenset(h for h, _ in DEPS_PAIRS[deps] or ()))
+DEPS_HEAD_SET["_"] = frozenset()
+
+
+class Words:
+    """The word lines of a sentence without empty nodes, by column, with
+    the basic tree: what the quick checks and `tree.Tree` share."""
+
+    __slots__ = ("rows", "cols", "heads", "children", "lines")
+
+    def __init__(self, rows, cols, heads, children, lines) -> None:
+        self.rows = rows          # the word lines' cells, word k at index k-1
+        self.cols = cols          # the same by column (10 tuples)
+        self.heads = heads        # [None, head of 1, ...]
+        self.children = children  # children[k]: the words under k, in order
+        self.lines = lines        # block-relative line of word k at index k (0: before the first)
+
+
+def quick_level2(s: Sentence, kinds: str, facts: CellFacts) -> Words | None:
+    """`check_references`, `check_tree` and `check_cells` at once for a
+    sentence without empty nodes, by whole columns: the words, when none of
+    them would report anything; None (nothing changed) otherwise."""
+    rows = s.rows
+    if "m" in kinds:
+        words = [cols for cols, kind in zip(rows, kinds) if kind == "w"]
+        for cols, kind in zip(rows, kinds):
+            if kind == "m" and (any(cols[k] != "_" for k in (LEMMA, UPOS, XPOS, HEAD, DEPREL, DEPS))
+                                or cols[FEATS] not in ("_", "Typo=Yes")
+                                or (cols[MISC] != "_" and MISC_ISSUES[cols[MISC]])):
+                return None
+    else:
+        words = rows
+    n = len(words)
+    if not n:
+        return None
+    cols = tuple(zip(*words))
+    ids, _, _, upos, xpos, feats, head_cells, deprels, deps, miscs = cols
+    heads = list(map(_INDEX.get, head_cells))
+    if None in heads or max(heads) > n or heads.count(0) != 1:
+        return None
+    deps_values = set(deps)
+    deps_values.discard("_")
+    if deps_values and max(map(DEPS_LIMIT.__getitem__, deps_values)) > n:
+        return None  # a head beyond the words, an unreadable or unsorted DEPS, a bad relation
+    # Every word reachable from the root (a cycle or a self-loop is not).
+    children: list[list[int]] = [[] for _ in range(n + 1)]
+    for k, h in enumerate(heads, 1):
+        children[h].append(k)
+    order = [0]
+    for k in order:
+        order.extend(children[k])
+    if len(order) != n + 1:
+        return None
+    if not UPOS_TAGS.issuperset(upos) or "" in xpos:
+        return None
+    if not (_GOOD_FEATS.issuperset(feats) and _GOOD_DEPRELS.issuperset(deprels)
+            and _GOOD_MISC.issuperset(miscs)):
+        if not _learn(feats, deprels, miscs):
+            return None
+    feats_values = not _ONLY_BLANK.issuperset(feats)
+    if deps_values:
+        head_sets = list(map(DEPS_HEAD_SET.__getitem__, deps))
+        if any(map(frozenset.__contains__, head_sets, ids)):
+            return None  # a self-loop in DEPS
+        if not facts.has_enhancement:
+            facts.has_enhancement = any(d != "_" and d != h + ":" + r for d, h, r in zip(deps, head_cells, deprels))
+        facts.deps_seen = True
+    if feats_values:
+        facts.has_features = True
+    first = s.sentence_line
+    if "m" in kinds:
+        lines = [first - 1] + [first + i for i, kind in enumerate(kinds) if kind == "w"]
+    else:
+        lines = range(first - 1, first + n)
+    return Words(words, cols, [None] + heads, children, lines)

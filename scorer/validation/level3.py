@@ -28,7 +28,7 @@ import re
 from scorer.validation.chars import DEPREL, DEPS, FEATS, HEAD, LEMMA, MISC, UPOS, cell_span, item_span
 from scorer.validation.incident import Incident, excerpt
 from scorer.validation.level1 import Sentence
-from scorer.validation.level2 import DEPS_PAIRS, _Memo
+from scorer.validation.level2 import DEPS_HEAD_SET, DEPS_PAIRS, _Memo
 from scorer.validation.tree import ITEMS, Tree
 
 _FUNCTION = frozenset("case mark cc aux cop det clf fixed goeswith punct".split())
@@ -119,6 +119,35 @@ def _edeps_root_issues(deps: str) -> tuple:
 
 
 EDEPS_ROOT = _Memo(_edeps_root_issues)
+_NO_ROOT_ISSUE = ((), False)
+
+
+# (UPOS, FEATS) and (relation, UPOS) pairs met before that need no further look.
+# (Each holds the root's pair too: the columns start with the root.)
+_ROOT_EXPECTED = ("<ROOT>", "_")
+_ROOT_PAIR = ("<ROOT>", "<ROOT>")
+_GOOD_EXPECTED: set[tuple] = {_ROOT_EXPECTED}
+_GOOD_PAIRS: set[tuple] = {_ROOT_PAIR}
+_GOOD_EDEPS: set = {"_"}  # DEPS values with no enhanced root issue and no orphan
+
+
+def _remember(good: set, pair: tuple) -> None:
+    if len(good) > 200_000:
+        good.clear()
+        good.update((_ROOT_EXPECTED, _ROOT_PAIR, "_"))
+    good.add(pair)
+
+
+class _LazyFacts:
+    """``FEATS_FACTS`` of word k, looked up only when asked."""
+
+    __slots__ = ("feats",)
+
+    def __init__(self, feats) -> None:
+        self.feats = feats
+
+    def __getitem__(self, k: int) -> tuple:
+        return FEATS_FACTS[self.feats[k]]
 
 
 class TreeFacts:
@@ -161,6 +190,14 @@ def check_roots(s: Sentence, t: Tree, facts: TreeFacts) -> None:
             if udeprel[k] == "root" and t.head[k] != 0:
                 _add(s, t, "root-is-not-0", k, "DEPREL cannot be 'root' when HEAD is not 0", DEPREL)
     # Enhanced relations, in node order (words and empty nodes interleaved).
+    if not t.empty:
+        if _GOOD_EDEPS.issuperset(t.raw_deps):
+            return
+        fresh = set(t.raw_deps).difference(_GOOD_EDEPS)
+        if all(EDEPS_ROOT[d] == _NO_ROOT_ISSUE for d in fresh):
+            for d in fresh:
+                _remember(_GOOD_EDEPS, d)
+            return
     nodes = [(k, t.line[k], t.raw_deps[k]) for k in range(1, t.n + 1)]
     if t.empty:
         nodes += [(number, line, cols[DEPS]) for number, line, cols in t.empty]
@@ -181,14 +218,16 @@ def check_roots(s: Sentence, t: Tree, facts: TreeFacts) -> None:
 
 def egraph_unconnected(s: Sentence, t: Tree) -> None:
     """``check_egraph_connected`` (level 2): every node reachable from 0 in DEPS."""
-    words_with_deps = [k for k in range(1, t.n + 1) if t.raw_deps[k] != "_"]
-    if not t.empty and not words_with_deps:
-        return  # no enhanced graph: nothing is required of it
-    if not t.empty and len(words_with_deps) == t.n:
-        # Quick: every word lists its basic head among its enhanced heads, so
-        # the basic tree's paths reach every word.
-        if all(any(h == str(t.head[k]) for h, _ in DEPS_PAIRS[t.raw_deps[k]]) for k in words_with_deps):
-            return
+    blanks = t.raw_deps.count("_") - 1  # (index 0, the root, is "_" too)
+    if not t.empty:
+        if blanks == t.n:
+            return  # no enhanced graph: nothing is required of it
+        if not blanks:
+            # Quick: every word lists its basic head among its enhanced heads,
+            # so the basic tree's paths reach every word.
+            heads = t.heads_text if t.heads_text is not None else [str(h) for h in t.head[1:]]
+            if all(map(frozenset.__contains__, map(DEPS_HEAD_SET.__getitem__, t.raw_deps[1:]), heads)):
+                return
     children: dict[str, set[str]] = {"0": set()}
     ids: list[str] = []
     nodes = [(k, t.raw_deps[k]) for k in range(1, t.n + 1)] + [(n, c[DEPS]) for n, _, c in t.empty]
@@ -222,38 +261,50 @@ def check_words(s: Sentence, t: Tree, facts: TreeFacts) -> None:
         return
     upos, udeprel, deprel, head, children = t.upos, t.udeprel, t.deprel, t.head, t.children
     keep = s.keep
-    feats_facts = [None] + [FEATS_FACTS[f] for f in t.feats[1:]]
-    ext = [None] + [f[0] for f in feats_facts[1:]]
-    fixed_heads = {head[k] for k in range(1, n + 1) if udeprel[k] == "fixed"}
-    goeswith_heads = {head[k] for k in range(1, n + 1) if udeprel[k] == "goeswith"}
+    feats_facts = _LazyFacts(t.feats)
+    fixed_heads = {head[k] for k in range(1, n + 1) if udeprel[k] == "fixed"} if "fixed" in udeprel else set()
+    goeswith_heads = ({head[k] for k in range(1, n + 1) if udeprel[k] == "goeswith"}
+                      if "goeswith" in udeprel else set())
 
     # Expected features (pron-det waits for the corpus to have features).
-    for k in range(1, n + 1):
-        f = feats_facts[k]
-        if f[1] and upos[k] in ("PRON", "DET"):
-            _conditional(s, t, facts, "pron-det-without-prontype", k,
-                         f"'{excerpt(t.formtl(k))}' is {upos[k]} but has no PronType feature", FEATS)
-        if f[2]:
-            _add(s, t, "verbform-fin-without-mood", k,
-                 f"the finite verb '{excerpt(t.formtl(k))}' has no Mood feature", FEATS)
+    if not _GOOD_EXPECTED.issuperset(zip(upos, t.feats)):
+        for k in range(1, n + 1):
+            f = feats_facts[k]
+            bad = False
+            if f[1] and upos[k] in ("PRON", "DET"):
+                bad = True
+                _conditional(s, t, facts, "pron-det-without-prontype", k,
+                             f"'{excerpt(t.formtl(k))}' is {upos[k]} but has no PronType feature", FEATS)
+            if f[2]:
+                bad = True
+                _add(s, t, "verbform-fin-without-mood", k,
+                     f"the finite verb '{excerpt(t.formtl(k))}' has no Mood feature", FEATS)
+            if not bad:
+                _remember(_GOOD_EXPECTED, (upos[k], t.feats[k]))
 
-    # UPOS against DEPREL.
-    for k in range(1, n + 1):
-        used = ext[k] or upos[k]
-        issues = PAIR_ISSUES[(udeprel[k], used)]
-        if issues:
+    # UPOS against DEPREL (the UPOS as used: ExtPos when there is one).
+    with_ext = "ExtPos=" in "".join(t.feats)
+    if with_ext or not _GOOD_PAIRS.issuperset(zip(udeprel, upos)):
+        for k in range(1, n + 1):
+            used = (feats_facts[k][0] or upos[k]) if with_ext else upos[k]
+            issues = PAIR_ISSUES[(udeprel[k], used)]
+            if not issues:
+                _remember(_GOOD_PAIRS, (udeprel[k], used))
+                continue
             for test_id in issues:
                 if test_id == "rel-upos-advmod" and k in goeswith_heads:
                     continue
-                _add(s, t, test_id, k, _pair_message(test_id, t, k, used), UPOS if test_id != "upos-rel-punct" else DEPREL)
+                _add(s, t, test_id, k, _pair_message(test_id, t, k, used),
+                     UPOS if test_id != "upos-rel-punct" else DEPREL)
     for k in fixed_heads:
         if k == 0:
             continue
-        if not ext[k]:
+        ext = feats_facts[k][0]
+        if not ext:
             forms = " ".join([t.form[k]] + [t.form[c] for c in children[k] if udeprel[c] == "fixed"])
             _add(s, t, "fixed-without-extpos", k,
                  f"the fixed expression '{excerpt(forms)}' has no ExtPos feature", FEATS)
-        if (ext[k] or upos[k]) == "PROPN" and udeprel[k] != "fixed":
+        if (ext or upos[k]) == "PROPN" and udeprel[k] != "fixed":
             _add(s, t, "rel-upos-fixed", k, f"'fixed' is not for proper nouns ('{excerpt(t.formtl(k))}')", UPOS)
 
     # flat:foreign wants X and Foreign=Yes on both ends.
@@ -275,22 +326,29 @@ def check_words(s: Sentence, t: Tree, facts: TreeFacts) -> None:
                      "the parent of flat:foreign (the root) should have UPOS X and only Foreign=Yes", DEPREL)
 
     # Relations that go left to right.
-    for k in range(1, n + 1):
-        if udeprel[k] in _LEFT_HEADED and k < head[k]:
-            _add(s, t, "right-to-left-" + udeprel[k], k,
-                 f"the parent of '{deprel[k]}' must come before the child", DEPREL)
+    if not _LEFT_HEADED.isdisjoint(udeprel):
+        for k in range(1, n + 1):
+            if udeprel[k] in _LEFT_HEADED and k < head[k]:
+                _add(s, t, "right-to-left-" + udeprel[k], k,
+                     f"the parent of '{deprel[k]}' must come before the child", DEPREL)
 
     # One subject and one object per predicate.
     subjects: dict[int, list[int]] = {}
     objects: dict[int, list[int]] = {}
-    for k in range(1, n + 1):
-        u = udeprel[k]
-        if u is None:
-            continue
-        if "subj" in u and not _OUTER.match(deprel[k]) and t.misc_of(k).get("Subject", "") != "Outer":
-            subjects.setdefault(head[k], []).append(k)
-        elif u == "obj":
-            objects.setdefault(head[k], []).append(k)
+    kinds = {u for u in set(udeprel) if u is not None and "subj" in u}
+    if kinds:
+        heads = [head[k] for k in range(1, n + 1) if udeprel[k] in kinds]
+        if len(set(heads)) == len(heads):
+            kinds = set()  # no predicate has two: nothing to count
+    if kinds or udeprel.count("obj") > 1:
+        for k in range(1, n + 1):
+            u = udeprel[k]
+            if u is None:
+                continue
+            if "subj" in u and not _OUTER.match(deprel[k]) and t.misc_of(k).get("Subject", "") != "Outer":
+                subjects.setdefault(head[k], []).append(k)
+            elif u == "obj":
+                objects.setdefault(head[k], []).append(k)
     for p, group in subjects.items():
         if len(group) > 1 and p:
             _add(s, t, "too-many-subjects", p, f"several subjects {group} under '{excerpt(t.formtl(p))}' "
@@ -315,10 +373,8 @@ def check_words(s: Sentence, t: Tree, facts: TreeFacts) -> None:
     projective = _is_projective(t)
 
     # Function words should be leaves.
-    for p in range(1, n + 1):
+    for p in [p for p in range(1, n + 1) if children[p] and udeprel[p] in _FUNCTION]:
         pdeprel = udeprel[p]
-        if pdeprel not in _FUNCTION or not children[p]:
-            continue
         allowed = _LEAF_OK[pdeprel]
         test_id = _LEAF_ID[pdeprel]
         if test_id not in keep:
@@ -417,24 +473,26 @@ def _canonical_deps(t: Tree, k: int) -> str:
 
 
 def _is_projective(t: Tree) -> bool:
-    """No two arcs cross (the root's arcs from position 0 included)."""
+    """No two arcs cross (the root's arcs from position 0 included): sorted
+    by left end (the longer first), each arc must end within the arcs still
+    open around it."""
     head = t.head
-    arcs = []
-    for k in range(1, t.n + 1):
-        h = head[k]
-        if h == k - 1 or h == k + 1:
-            continue  # an arc between neighbours cannot be crossed
-        arcs.append((k, h) if k < h else (h, k))
+    # (left, -right) of the arcs that are not between neighbours (those
+    # cannot be crossed, nor cross anything).
+    arcs = [(k, -h) if k < h else (h, -k)
+            for k, h in zip(range(1, t.n + 1), head[1:]) if h - k not in (1, -1)]
     if len(arcs) < 2:
         return True
-    arcs.sort(key=lambda a: (a[0], -a[1]))
-    stack: list[int] = []
-    for lo, hi in arcs:
-        while stack and stack[-1] <= lo:
-            stack.pop()
-        if stack and hi > stack[-1]:
+    arcs.sort()
+    stack = [1 << 30]
+    pop = stack.pop
+    push = stack.append
+    for lo, minus_hi in arcs:
+        while stack[-1] <= lo:
+            pop()
+        if -minus_hi > stack[-1]:
             return False
-        stack.append(hi)
+        push(-minus_hi)
     return True
 
 

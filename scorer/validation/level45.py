@@ -32,6 +32,17 @@ class LanguageChecks:
         self.data = data
         self.lang = lang
         self.feature_issues = _Memo(self._feature_issues)
+        # Values met before that have nothing to report (the root's too).
+        self.good_features: set[tuple] = {("_", "<ROOT>")}
+        self.good_deprels: set[str] = set(data.deprels(lang)) - {"ref"}
+        self.good_deps: set[str] = {"_"}
+
+    @staticmethod
+    def remember(good: set, value) -> None:
+        if len(good) > 200_000:
+            good.clear()
+            good.update((("_", "<ROOT>"), "_"))
+        good.add(value)
 
     @classmethod
     def of(cls, data: LanguageData, lang: str) -> "LanguageChecks":
@@ -114,6 +125,51 @@ def check_language(s: Sentence, t: Tree, level: int, lang: str, data: LanguageDa
                    cells: CellFacts) -> None:
     """The level 4 (and, at level 5, 5) checks of every node."""
     checks = LanguageChecks.of(data, lang)
+    if not t.empty and _clean(t, level, lang, data, checks):
+        return
+    _check_nodes(s, t, level, lang, data, cells, checks)
+
+
+def _clean(t: Tree, level: int, lang: str, data: LanguageData, checks: LanguageChecks) -> bool:
+    """True when no word of a sentence without empty nodes can have a level
+    4-5 incident, judged by whole columns: no Lang= in MISC, no whitespace in
+    FORM or LEMMA, every (FEATS, UPOS), relation and DEPS value known good."""
+    if "Lang" in "".join(t.misc):
+        return False
+    if WS.search("\x00".join(t.form)) or WS.search("\x00".join(t.lemma)):
+        return False
+    if not checks.good_features.issuperset(zip(t.feats, t.upos)):
+        for pair in set(zip(t.feats, t.upos)).difference(checks.good_features):
+            if pair[0] != "_" and checks.feature_issues[(pair[0], pair[1], lang)]:
+                return False
+            checks.remember(checks.good_features, pair)
+    if t.mwt_feats:
+        return False  # Typo=Yes on a multiword token: the slow way
+    if not checks.good_deprels.issuperset(t.deprel[1:]):
+        return False
+    if not checks.good_deps.issuperset(t.raw_deps):
+        main_enhanced = data.edeprels(lang)
+        for value in set(t.raw_deps).difference(checks.good_deps):
+            if not all(rel in main_enhanced for _, rel in DEPS_PAIRS[value]):
+                return False
+            checks.remember(checks.good_deps, value)
+    if level >= 5:
+        if "AUX" in t.upos:
+            lemmas = {l for u, l in zip(t.upos, t.lemma) if u == "AUX"}
+            lemmas.discard("_")
+            if not data.auxiliaries(lang).issuperset(lemmas):
+                return False
+        if "cop" in t.udeprel:
+            lemmas = {l for u, l in zip(t.udeprel, t.lemma) if u == "cop"}
+            lemmas.discard("_")
+            if not data.copulas(lang).issuperset(lemmas):
+                return False
+    return True
+
+
+def _check_nodes(s: Sentence, t: Tree, level: int, lang: str, data: LanguageData,
+                 cells: CellFacts, checks: LanguageChecks) -> None:
+    """Every node, the validator's way (empty nodes, code switching, ...)."""
     nodes = _nodes(t)
     keep = s.keep
     any_lang = any("Lang" in t.misc[k] for k in range(1, t.n + 1)) or any(

@@ -22,6 +22,7 @@ from scorer.validation.chars import (FORM, ID, MISC, NEWDOC, NEWPAR, PARALLEL_ID
                                      cell_span, shorten)
 from scorer.validation.incident import excerpt
 from scorer.validation.level1 import Sentence
+from scorer.validation.level2 import _Memo
 
 _ALT_PART = re.compile(r"(?:alt([0-9]+))?(?:part([0-9]+))?")
 
@@ -46,6 +47,8 @@ def _comments(s: Sentence) -> list[tuple[int, str]]:
 def check_sent_id(s: Sentence, lang: str, facts: MetaFacts) -> None:
     matched = []
     for lineno, line in _comments(s):
+        if "sent_id" not in line:
+            continue
         match = SENT_ID.fullmatch(line)
         if match:
             matched.append((lineno, match))
@@ -71,6 +74,8 @@ def check_sent_id(s: Sentence, lang: str, facts: MetaFacts) -> None:
 def check_parallel_id(s: Sentence, facts: MetaFacts) -> None:
     matched = []
     for lineno, line in _comments(s):
+        if "parallel_id" not in line:
+            continue
         match = PARALLEL_ID.fullmatch(line)
         if match:
             matched.append(match)
@@ -92,17 +97,68 @@ def check_parallel_id(s: Sentence, facts: MetaFacts) -> None:
         facts.parallel = (match.group(1), match.group(2) + "/" + match.group(3), alt, part)
 
 
-def check_text(s: Sentence, kinds: str, facts: MetaFacts) -> None:
+# An attribute SpaceAfter=... other than SpaceAfter=No, in MISC cells joined by '|'.
+_ODD_SPACEAFTER = re.compile(r"(?:^|\|)SpaceAfter=(?!No(?:\||$))")
+
+
+def _spelled(s: Sentence, kinds: str, text: str) -> bool | None:
+    """The quick way through the FORMs-against-text walk, for a sentence
+    whose cells hold no whitespace and are not empty (level 1 found none)
+    and has no empty nodes: when the text is exactly the FORMs of its
+    tokens joined by one space (none after SpaceAfter=No) and MISC has no
+    odd SpaceAfter, the walk reports nothing.  Returns SpaceAfter=No of the
+    last token then, or None when the walk must be done."""
+    rows = s.rows
+    miscs = [cols[MISC] for cols in rows]
+    joined = "|".join(miscs)
+    if "SpaceAfter" in joined and ("NoSpaceAfter=Yes" in joined or _ODD_SPACEAFTER.search(joined)):
+        return None
+    if "m" in kinds:
+        tokens = []
+        covered = 0
+        for cols, kind in zip(rows, kinds):
+            if kind == "m":
+                covered = int(cols[ID].split("-")[1])
+                tokens.append(cols)
+            elif int(cols[ID]) > covered:
+                tokens.append(cols)
+            elif "SpaceAfter=No" in cols[MISC]:
+                return None  # spaceafter-mwt-node
+    else:
+        tokens = rows
+    if tokens is rows:
+        forms, miscs = [cols[FORM] for cols in rows], miscs
+    else:
+        forms, miscs = [cols[FORM] for cols in tokens], [cols[MISC] for cols in tokens]
+    gaps = list(map(_GAP.__getitem__, miscs))
+    spelled = "".join(map(str.__add__, forms, gaps))
+    last_no_space = not gaps[-1]
+    if not last_no_space:
+        spelled = spelled[:-1]
+    return last_no_space if spelled == text else None
+
+
+def _gap(misc: str) -> str:
+    """What follows a token in the text: nothing after SpaceAfter=No, else a space."""
+    return "" if misc == "SpaceAfter=No" or "SpaceAfter=No" in misc.split("|") else " "
+
+
+_GAP = _Memo(_gap)
+
+
+def check_text(s: Sentence, kinds: str, facts: MetaFacts, clean_cells: bool = False) -> None:
     newdocs = newpars = 0
     texts = []
     for lineno, line in _comments(s):
-        if NEWDOC.fullmatch(line):
-            newdocs += 1
-        if NEWPAR.fullmatch(line):
-            newpars += 1
-        match = TEXT.fullmatch(line)
-        if match:
-            texts.append((lineno, match))
+        if "new" in line:
+            if NEWDOC.fullmatch(line):
+                newdocs += 1
+            if NEWPAR.fullmatch(line):
+                newpars += 1
+        if "text" in line:
+            match = TEXT.fullmatch(line)
+            if match:
+                texts.append((lineno, match))
     if newdocs > 1:
         s.add("multiple-newdoc", s.sentence_line, "several newdoc lines")
     if newpars > 1:
@@ -122,6 +178,11 @@ def check_text(s: Sentence, kinds: str, facts: MetaFacts) -> None:
     elif text[-1].isspace():
         s.add("text-trailing-whitespace", s.sentence_line, "the text attribute ends with whitespace",
               related=(Related(text_line, base + len(text) - 1, base + len(text), "the trailing space"),))
+    if clean_cells and "e" not in kinds:
+        last = _spelled(s, kinds, text)
+        if last is not None:
+            facts.spaceafter = last
+            return
     skip_words: set[str] = set()
     mismatch_reported = False
     pos = 0  # how much of the text the FORMs so far have spelled

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from scorer.validation.chars import DEPREL, DEPS, FEATS, FORM, HEAD, ID, LEMMA, MISC, UPOS
 from scorer.validation.level1 import Sentence
-from scorer.validation.level2 import DEPS_PAIRS, _Memo
+from scorer.validation.level2 import DEPS_PAIRS, Words, _Memo
 
 
 def _items(value: str) -> dict:
@@ -36,6 +36,7 @@ def _items(value: str) -> dict:
 
 
 ITEMS = _Memo(_items)
+UDEPREL = _Memo(lambda deprel: deprel.split(":", 1)[0])
 
 
 class Tree:
@@ -43,10 +44,18 @@ class Tree:
 
     __slots__ = ("n", "form", "lemma", "upos", "xpos", "feats", "misc", "deprel", "udeprel", "head",
                  "raw_deps", "line", "rows", "mwt_row", "children", "empty", "sentence",
-                 "_misc_items", "node_line")
+                 "_misc_items", "node_line", "heads_text", "mwt_feats")
 
-    def __init__(self, s: Sentence, kinds: str) -> None:
+    def __init__(self, s: Sentence, kinds: str, words: Words | None = None) -> None:
         self.sentence = s
+        self._misc_items: dict[int, dict] = {}
+        self.node_line = None
+        self.empty = []
+        self.heads_text = None
+        self.mwt_feats = False     # a multiword token line has FEATS (Typo=Yes)
+        if words is not None and not (len(words.rows) == 1 and words.rows[0][MISC] == "Empty=Yes"):
+            self._from_words(words)
+            return
         rows = s.rows
         first = s.sentence_line
         words = [(first + i, cols) for i, (cols, kind) in enumerate(zip(rows, kinds)) if kind == "w"]
@@ -77,12 +86,36 @@ class Tree:
                     beg, end = cols[ID].split("-")
                     for k in range(int(beg), min(int(end), n) + 1):
                         self.mwt_row[k] = cols
+                    self.mwt_feats = self.mwt_feats or cols[FEATS] != "_"
         # Empty nodes: (number, line, cells).
         self.empty = [(float(cols[ID]), first + i, cols)
                       for i, (cols, kind) in enumerate(zip(rows, kinds)) if kind == "e"]
-        self._misc_items: dict[int, dict] = {}
-        # Line of a node as the validator finds it: by str(node.ord) among the IDs.
-        self.node_line = None
+
+    def _from_words(self, words: Words) -> None:
+        """The same lists from the columns the quick level-2 checks made."""
+        _, form, lemma, upos, _, feats, _, deprel, deps, misc = words.cols
+        self.n = len(form)
+        self.rows = [None] + words.rows
+        self.line = words.lines
+        self.form = ("<ROOT>",) + form
+        self.lemma = ("<ROOT>",) + lemma
+        self.upos = ("<ROOT>",) + upos            # no _ here: the quick checks required known tags
+        self.feats = ("_",) + feats
+        self.misc = ("_",) + misc
+        self.deprel = ("<ROOT>",) + deprel        # no _ either (a known relation)
+        self.udeprel = ["<ROOT>"] + list(map(UDEPREL.__getitem__, deprel))
+        self.head = words.heads
+        self.raw_deps = ("_",) + deps
+        self.children = words.children
+        self.heads_text = words.cols[HEAD]
+        self.mwt_row = [None] * (self.n + 1)
+        if len(self.rows) - 1 != len(self.sentence.rows):
+            for cols in self.sentence.rows:
+                if "-" in cols[ID]:
+                    beg, end = cols[ID].split("-")
+                    for k in range(int(beg), min(int(end), self.n) + 1):
+                        self.mwt_row[k] = cols
+                    self.mwt_feats = self.mwt_feats or cols[FEATS] != "_"
 
     # --- cells as Udapi reads them ---------------------------------------------------
 
