@@ -71,6 +71,7 @@ class Sentence:
 
 
 _TABS = itertools.repeat("\t")
+_BLANKS = itertools.repeat("")
 # Whitespace inside a cell (an empty cell is a tab next to a tab or a line end).
 _CELL_SPACE = re.compile(r"[^\S\t\n]")
 
@@ -90,12 +91,11 @@ def plain_sentence(s: Sentence, block: str) -> str | None:
     while lines[n_comments][:1] == "#":
         end += len(lines[n_comments]) + 1
         n_comments += 1
-    if (end >= len(block) or _CELL_SPACE.search(block, end) or "\t\t" in block or "\t\n" in block
-            or block[-1] == "\t"):
+    if end >= len(block) or _CELL_SPACE.search(block, end):
         return None
     rows = [*map(str.split, lines[n_comments:-1], _TABS)]
-    if set(map(len, rows)) != {10}:
-        return None
+    if set(map(len, rows)) != {10} or any(map(list.__contains__, rows, _BLANKS)):
+        return None  # a line without ten cells, or an empty cell
     kinds = quick_kinds(rows)
     if kinds is None:
         return None
