@@ -11,7 +11,7 @@ of an installed ``udtools`` package, found without importing it.
 The files are several MB and a run needs one language (plus the few that
 ``Lang=`` in MISC switches to), so a language's part is decoded on its own:
 the files put each language's object on its own line (``"en": {`` and a
-line break), which one regular expression finds; that object alone is then
+line break), which a plain string search finds; that object alone is then
 decoded.  Anything unexpected (another layout, a decoding error) falls back
 to decoding the whole file, and a file that cannot be decoded at all raises
 `DataError` with one clear message.  Each folder is read once per process.
@@ -94,21 +94,32 @@ class LanguageData:
             self._texts[kind] = text
         return text
 
-    def _language_offsets(self, kind: str) -> dict[str, int]:
-        offsets = self._offsets.get(kind)
-        if offsets is None:
+    def _layout(self, kind: str) -> int | None:
+        """Where the languages start when the file has the generated layout
+        (each language's object opening on a line of its own), else None."""
+        if kind not in self._offsets:
             text = self._text(kind)
-            header = text.find(f'"{FILES[kind][1]}": {{')
-            offsets = {}
-            if header >= 0:
-                for match in _LANGUAGE_LINE.finditer(text, header + 1):
-                    try:
-                        code = json.loads('"' + match.group(1) + '"')
-                    except ValueError:
-                        continue
-                    offsets.setdefault(code, match.end() - 1)
-            self._offsets[kind] = offsets
-        return offsets
+            header = f'"{FILES[kind][1]}": {{\n'
+            start = text.find(header)
+            start = start + len(header) if start >= 0 else -1
+            ok = start >= 0 and _LANGUAGE_LINE.match(text, start) is not None
+            self._offsets[kind] = {"": start} if ok else {}
+        offsets = self._offsets[kind]
+        return offsets[""] if offsets else None
+
+    def _offset(self, kind: str, lang: str) -> int | None:
+        """Offset of the opening brace of ``lang``'s object (-1: not in the
+        file), or None when the layout is not the generated one."""
+        start = self._layout(kind)
+        if start is None:
+            return None
+        needle = "\n" + json.dumps(lang) + ": {\n"
+        text = self._text(kind)
+        at = text.find(needle[1:], start, start + len(needle)) if text.startswith(needle[1:], start) else -1
+        if at < 0:
+            at = text.find(needle, start)
+            return -1 if at < 0 else at + len(needle) - 2
+        return at + len(needle) - 3
 
     def _whole_section(self, kind: str) -> dict:
         whole = self._whole.get(kind)
@@ -130,32 +141,22 @@ class LanguageData:
             return self._sections[key]
         value: dict | None = None
         if kind not in self._whole:
-            offset = self._language_offsets(kind).get(lang)
-            if offset is not None:
+            offset = self._offset(kind, lang) if isinstance(lang, str) else -1
+            if offset is None:
+                value = self._whole_section(kind).get(lang)
+            elif offset >= 0:
                 try:
                     value, _ = _DECODER.raw_decode(self._text(kind), offset)
                 except ValueError:
                     value = None
                 if not (isinstance(value, dict) and all(isinstance(v, dict) for v in value.values())):
                     value = self._whole_section(kind).get(lang)
-            elif self._language_offsets(kind) and lang not in self._all_codes(kind):
-                value = None
-            else:
-                value = self._whole_section(kind).get(lang)
         else:
             value = self._whole[kind].get(lang)
         if value is not None and not isinstance(value, dict):
             raise DataError(f"{self.folder / FILES[kind][0]}: the entry of [{lang}] is not an object")
         self._sections[key] = value
         return value
-
-    def _all_codes(self, kind: str) -> set[str]:
-        # Codes the quick scan found; when it found none the layout is not the
-        # expected one and the whole file decides.
-        offsets = self._language_offsets(kind)
-        if offsets:
-            return set(offsets)
-        return set(self._whole_section(kind))
 
     # --- what the checks ask ------------------------------------------------------
 
@@ -164,13 +165,11 @@ class LanguageData:
             return True
         if not isinstance(lang, str):
             return False
-        known = self._derived.get(("known", None))
+        key = ("known", lang)
+        known = self._derived.get(key)
         if known is None:
-            known = set()
-            for kind in FILES:
-                known |= self._all_codes(kind)
-            self._derived[("known", None)] = known
-        return lang in known  # type: ignore[operator]
+            known = self._derived[key] = any(self.section(kind, lang) is not None for kind in FILES)
+        return known  # type: ignore[return-value]
 
     def feats(self, lang: object) -> dict:
         """Feature -> record (permitted, values, by UPOS); {} when the language has none."""
@@ -203,11 +202,14 @@ class LanguageData:
             result = set(basic) | {"ref"}
             result.update(b + ":xsubj" for b in basic if regex.match(r"^[nc]subj(:|$)", b))
             section = self.section("edeprels", lang) if isinstance(lang, str) else None
+            extended: dict[str, list[str]] = {}  # an 'extends' value -> the relations it stands for
             for marker, record in (section or {}).items():
                 for deprel in record.get("extends", ()):
-                    for b in basic:
-                        if b == deprel or regex.match("^" + deprel + ":", b):
-                            result.add(b + ":" + marker)
+                    if deprel not in extended:
+                        # (The data's value is a regular expression prefix, as the validator reads it.)
+                        pattern = regex.compile("^" + deprel + ":")
+                        extended[deprel] = [b for b in basic if b == deprel or pattern.match(b)]
+                    result.update(b + ":" + marker for b in extended[deprel])
             cached = self._derived[key] = frozenset(result)
         return cached  # type: ignore[return-value]
 
