@@ -262,13 +262,14 @@ def check_words(s: Sentence, t: Tree, facts: TreeFacts) -> None:
     upos, udeprel, deprel, head, children = t.upos, t.udeprel, t.deprel, t.head, t.children
     keep = s.keep
     feats_facts = _LazyFacts(t.feats)
-    fixed_heads = {head[k] for k in range(1, n + 1) if udeprel[k] == "fixed"} if "fixed" in udeprel else set()
-    goeswith_heads = ({head[k] for k in range(1, n + 1) if udeprel[k] == "goeswith"}
-                      if "goeswith" in udeprel else set())
+    relations = set(udeprel)
+    fixed_heads = {head[k] for k in _where(udeprel, "fixed")} if "fixed" in relations else set()
+    goeswith_heads = {head[k] for k in _where(udeprel, "goeswith")} if "goeswith" in relations else set()
 
     # Expected features (pron-det waits for the corpus to have features).
-    if not _GOOD_EXPECTED.issuperset(zip(upos, t.feats)):
-        for k in range(1, n + 1):
+    pairs = list(zip(upos, t.feats))
+    if not _GOOD_EXPECTED.issuperset(pairs):
+        for k in [k for k, pair in enumerate(pairs) if pair not in _GOOD_EXPECTED]:
             f = feats_facts[k]
             bad = False
             if f[1] and upos[k] in ("PRON", "DET"):
@@ -280,12 +281,13 @@ def check_words(s: Sentence, t: Tree, facts: TreeFacts) -> None:
                 _add(s, t, "verbform-fin-without-mood", k,
                      f"the finite verb '{excerpt(t.formtl(k))}' has no Mood feature", FEATS)
             if not bad:
-                _remember(_GOOD_EXPECTED, (upos[k], t.feats[k]))
+                _remember(_GOOD_EXPECTED, pairs[k])
 
     # UPOS against DEPREL (the UPOS as used: ExtPos when there is one).
     with_ext = "ExtPos=" in "".join(t.feats)
     if with_ext or not _GOOD_PAIRS.issuperset(zip(udeprel, upos)):
-        for k in range(1, n + 1):
+        for k in range(1, n + 1) if with_ext else [k for k, pair in enumerate(zip(udeprel, upos))
+                                                    if pair not in _GOOD_PAIRS]:
             used = (feats_facts[k][0] or upos[k]) if with_ext else upos[k]
             issues = PAIR_ISSUES[(udeprel[k], used)]
             if not issues:
@@ -326,20 +328,20 @@ def check_words(s: Sentence, t: Tree, facts: TreeFacts) -> None:
                      "the parent of flat:foreign (the root) should have UPOS X and only Foreign=Yes", DEPREL)
 
     # Relations that go left to right.
-    if not _LEFT_HEADED.isdisjoint(udeprel):
-        for k in range(1, n + 1):
-            if udeprel[k] in _LEFT_HEADED and k < head[k]:
-                _add(s, t, "right-to-left-" + udeprel[k], k,
+    for relation in _LEFT_HEADED & relations:
+        for k in _where(udeprel, relation):
+            if k < head[k]:
+                _add(s, t, "right-to-left-" + relation, k,
                      f"the parent of '{deprel[k]}' must come before the child", DEPREL)
 
     # One subject and one object per predicate.
     subjects: dict[int, list[int]] = {}
     objects: dict[int, list[int]] = {}
-    kinds = {u for u in set(udeprel) if u is not None and "subj" in u}
+    kinds = [u for u in relations if u is not None and "subj" in u]
     if kinds:
-        heads = [head[k] for k in range(1, n + 1) if udeprel[k] in kinds]
+        heads = [head[k] for u in kinds for k in _where(udeprel, u)]
         if len(set(heads)) == len(heads):
-            kinds = set()  # no predicate has two: nothing to count
+            kinds = []  # no predicate has two: nothing to count
     if kinds or udeprel.count("obj") > 1:
         for k in range(1, n + 1):
             u = udeprel[k]
@@ -359,21 +361,22 @@ def check_words(s: Sentence, t: Tree, facts: TreeFacts) -> None:
                  DEPREL)
 
     # obl under a nominal that is not a predicate; orphan's parent.
-    if "obl" in udeprel or "orphan" in udeprel:
-        for k in range(1, n + 1):
-            p = head[k]
-            if udeprel[k] == "obl" and upos[p] in ("NOUN", "PROPN", "PRON") and udeprel[p] in _NOMINAL_PARENT:
-                if not any(udeprel[c] in ("cop", "nsubj", "csubj") for c in children[p]):
-                    _add(s, t, "obl-should-be-nmod", k, f"the parent ({p} '{excerpt(t.formtl(p))}') is a "
-                         "nominal, not a predicate: the relation should be 'nmod', not 'obl'", DEPREL)
-            elif udeprel[k] == "orphan" and udeprel[p] not in _ORPHAN_PARENT:
-                _add(s, t, "orphan-parent", k, f"the parent of 'orphan' should normally be 'conj', "
-                     f"not '{udeprel[p]}'", DEPREL)
+    for k in _where(udeprel, "obl") if "obl" in relations else ():
+        p = head[k]
+        if upos[p] in ("NOUN", "PROPN", "PRON") and udeprel[p] in _NOMINAL_PARENT:
+            if not any(udeprel[c] in ("cop", "nsubj", "csubj") for c in children[p]):
+                _add(s, t, "obl-should-be-nmod", k, f"the parent ({p} '{excerpt(t.formtl(p))}') is a "
+                     "nominal, not a predicate: the relation should be 'nmod', not 'obl'", DEPREL)
+    for k in _where(udeprel, "orphan") if "orphan" in relations else ():
+        p = head[k]
+        if udeprel[p] not in _ORPHAN_PARENT:
+            _add(s, t, "orphan-parent", k, f"the parent of 'orphan' should normally be 'conj', "
+                 f"not '{udeprel[p]}'", DEPREL)
 
     projective = _is_projective(t)
 
     # Function words should be leaves.
-    for p in [p for p in range(1, n + 1) if children[p] and udeprel[p] in _FUNCTION]:
+    for p in sorted(p for relation in _FUNCTION & relations for p in _where(udeprel, relation) if children[p]):
         pdeprel = udeprel[p]
         allowed = _LEAF_OK[pdeprel]
         test_id = _LEAF_ID[pdeprel]
@@ -449,6 +452,19 @@ def check_words(s: Sentence, t: Tree, facts: TreeFacts) -> None:
             if gap:
                 _add(s, t, "punct-is-nonproj", k,
                      f"the punctuation is attached non-projectively over nodes {gap[:10]}", HEAD)
+
+
+def _where(values, value) -> list[int]:
+    """The indices of ``value`` in ``values`` (each found by a C-level search)."""
+    found = []
+    index = values.index
+    k = -1
+    try:
+        while True:
+            k = index(value, k + 1)
+            found.append(k)
+    except ValueError:
+        return found
 
 
 def _pair_message(test_id: str, t: Tree, k: int, used: str | None) -> str:
