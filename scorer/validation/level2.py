@@ -474,14 +474,14 @@ def quick_level2(s: Sentence, kinds: str, facts: CellFacts) -> Words | None:
     deps_values.discard("_")
     if deps_values and max(map(DEPS_LIMIT.__getitem__, deps_values)) > n:
         return None  # a head beyond the words, an unreadable or unsorted DEPS, a bad relation
-    # Every word reachable from the root (a cycle or a self-loop is not).
-    children: list[list[int]] = [[] for _ in range(n + 1)]
-    for k, h in enumerate(heads, 1):
-        children[h].append(k)
-    order = [0]
-    for k in order:
-        order.extend(children[k])
-    if len(order) != n + 1:
+    # Every word reachable from the root (a cycle or a self-loop is not):
+    # follow the heads, doubling the steps, until every word is at 0.
+    ancestors = [0] + heads
+    steps = 1
+    while steps < n and any(ancestors):
+        ancestors = [ancestors[a] for a in ancestors]
+        steps += steps
+    if any(ancestors):
         return None
     if not UPOS_TAGS.issuperset(upos) or "" in xpos:
         return None
@@ -491,17 +491,37 @@ def quick_level2(s: Sentence, kinds: str, facts: CellFacts) -> Words | None:
             return None
     feats_values = not _ONLY_BLANK.issuperset(feats)
     if deps_values:
-        head_sets = list(map(DEPS_HEAD_SET.__getitem__, deps))
-        if any(map(frozenset.__contains__, head_sets, ids)):
-            return None  # a self-loop in DEPS
-        if not facts.has_enhancement:
-            facts.has_enhancement = any(d != "_" and d != h + ":" + r for d, h, r in zip(deps, head_cells, deprels))
+        # A DEPS that is just HEAD:DEPREL is no enhancement and holds no
+        # self-loop (HEAD is none); look closer only at the others.
+        basic = list(map(":".join, zip(head_cells, deprels)))
+        if basic != list(deps):
+            for k in _where(list(map(str.__eq__, deps, basic)), False):
+                if deps[k] != "_":
+                    if ids[k] in DEPS_HEAD_SET[deps[k]]:
+                        return None  # a self-loop in DEPS
+                    facts.has_enhancement = True
         facts.deps_seen = True
     if feats_values:
         facts.has_features = True
+    children: list[list[int]] = [[] for _ in range(n + 1)]
+    for k, h in enumerate(heads, 1):
+        children[h].append(k)
     first = s.sentence_line
     if "m" in kinds:
         lines = [first - 1] + [first + i for i, kind in enumerate(kinds) if kind == "w"]
     else:
         lines = range(first - 1, first + n)
     return Words(words, cols, [None] + heads, children, lines)
+
+
+def _where(values, value) -> list[int]:
+    """The indices of ``value`` in ``values`` (each found by a C-level search)."""
+    found = []
+    index = values.index
+    k = -1
+    try:
+        while True:
+            k = index(value, k + 1)
+            found.append(k)
+    except ValueError:
+        return found

@@ -28,7 +28,7 @@ import re
 from scorer.validation.chars import DEPREL, DEPS, FEATS, HEAD, LEMMA, MISC, UPOS, cell_span, item_span
 from scorer.validation.incident import Incident, excerpt
 from scorer.validation.level1 import Sentence
-from scorer.validation.level2 import DEPS_HEAD_SET, DEPS_PAIRS, _Memo
+from scorer.validation.level2 import DEPS_HEAD_SET, DEPS_PAIRS, _Memo, _where
 from scorer.validation.tree import ITEMS, Tree
 
 _FUNCTION = frozenset("case mark cc aux cop det clf fixed goeswith punct".split())
@@ -452,19 +452,6 @@ def check_words(s: Sentence, t: Tree, facts: TreeFacts) -> None:
             if gap:
                 _add(s, t, "punct-is-nonproj", k,
                      f"the punctuation is attached non-projectively over nodes {gap[:10]}", HEAD)
-
-
-def _where(values, value) -> list[int]:
-    """The indices of ``value`` in ``values`` (each found by a C-level search)."""
-    found = []
-    index = values.index
-    k = -1
-    try:
-        while True:
-            k = index(value, k + 1)
-            found.append(k)
-    except ValueError:
-        return found
 
 
 def _pair_message(test_id: str, t: Tree, k: int, used: str | None) -> str:
