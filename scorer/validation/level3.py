@@ -228,6 +228,23 @@ def egraph_unconnected(s: Sentence, t: Tree) -> None:
             heads = t.heads_text if t.heads_text is not None else [str(h) for h in t.head[1:]]
             if all(map(frozenset.__contains__, map(DEPS_HEAD_SET.__getitem__, t.raw_deps[1:]), heads)):
                 return
+    if not t.empty:
+        # Words only: number them, as the validator's string ids would sort apart.
+        under: list[list[int]] = [[] for _ in range(t.n + 1)]
+        for k in range(1, t.n + 1):
+            for parent, _ in t.edeps(t.raw_deps[k]):
+                if isinstance(parent, int) and parent <= t.n:
+                    under[parent].append(k)
+        order = [0]
+        seen = [False] * (t.n + 1)
+        seen[0] = True
+        for k in order:
+            for child in under[k]:
+                if not seen[child]:
+                    seen[child] = True
+                    order.append(child)
+        if len(order) == t.n + 1:
+            return
     children: dict[str, set[str]] = {"0": set()}
     ids: list[str] = []
     nodes = [(k, t.raw_deps[k]) for k in range(1, t.n + 1)] + [(n, c[DEPS]) for n, _, c in t.empty]

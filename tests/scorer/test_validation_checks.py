@@ -330,3 +330,10 @@ def test_quick_paths_agree_with_the_exact_checks(monkeypatch):
     slow = [(i.line, i.test_id, i.start, i.end) for i in validate_text(text, settings).incidents]
     assert fast == slow
     assert len(fast) > 100
+
+
+def test_the_listed_cell_space_class_is_isspace_but_tab_and_newline():
+    from scorer.validation.level1 import _CELL_SPACE
+    for code in range(sys.maxunicode + 1):
+        ch = chr(code)
+        assert bool(_CELL_SPACE.match(ch)) == (ch.isspace() and ch not in "\t\n"), hex(code)
