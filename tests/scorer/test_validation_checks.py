@@ -337,3 +337,27 @@ def test_the_listed_cell_space_class_is_isspace_but_tab_and_newline():
     for code in range(sys.maxunicode + 1):
         ch = chr(code)
         assert bool(_CELL_SPACE.match(ch)) == (ch.isspace() and ch not in "\t\n"), hex(code)
+
+
+def test_no_input_crashes_the_validator():
+    """Random damage of a corpus, character by character: every level
+    returns incidents, never an exception."""
+    base = (Path(__file__).parent / "data" / "validation_base.conllu").read_text(encoding="utf-8")
+    pool = "\t\n \r_#-.:|=0123456789aZ\ufffd\u0301\ufeff\x1c\u00a0é"
+    rng = random.Random(7)
+    for round_ in range(150):
+        text = list(base)
+        for _ in range(rng.randint(1, 12)):
+            at = rng.randrange(len(text))
+            action = rng.random()
+            if action < 0.4:
+                text.insert(at, rng.choice(pool))
+            elif action < 0.7:
+                del text[at]
+            else:
+                text[at] = rng.choice(pool)
+        damaged = "".join(text)
+        for level in (1, 2, 3, 5):
+            result = validate_text(damaged, ValidationSettings(level=level, lang="en"))
+            for incident in result.incidents:
+                assert incident.test_id in TESTS and 0 <= incident.start <= incident.end

@@ -126,3 +126,32 @@ def test_treebank_with_injected_errors_matches(shared, tmp_path, path):
     injected = inject(text, seed=len(path.name))
     for level in (2, 3, 5):
         _check(tmp_path, path.name, injected, level, lang)
+
+
+def test_random_damage_matches_the_official_validator(tmp_path):
+    """Characters inserted, deleted or replaced at random (tabs, newlines, CR,
+    U+FFFD, a combining accent, a byte-order mark, ...): whatever the
+    damage, the same incidents."""
+    import random
+
+    base = BASE.read_text(encoding="utf-8")
+    pool = "\t\n \r_#-.:|=0123456789aZ\ufffd\u0301\ufeff\x1c\u00a0é"
+    rng = random.Random(9)
+    path = tmp_path / "en_damaged-ud-test.conllu"
+    for round_ in range(60):
+        text = list(base)
+        for _ in range(rng.randint(1, 6)):
+            at = rng.randrange(len(text))
+            action = rng.random()
+            if action < 0.4:
+                text.insert(at, rng.choice(pool))
+            elif action < 0.7:
+                del text[at]
+            else:
+                text[at] = rng.choice(pool)
+        path.write_bytes("".join(text).encode("utf-8"))
+        for level in (2, 5):
+            expected = official(path, level, "en")
+            got = _ours(path.read_bytes().decode("utf-8"), level, "en")
+            table = compare(expected, got)
+            assert not table, f"round {round_}, level {level}:\n{table}"
