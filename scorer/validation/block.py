@@ -175,7 +175,7 @@ def _validate_sentence(s: Sentence, prepared: Prepared, cells: CellFacts, acc: _
         _run_checks(s, prepared, cells, acc, block)
     finally:
         acc.last_sentence_line = s.sentence_line
-        if s.sent_id is not None and any(i.sent_id != s.sent_id for i in s.out):
+        if s.out and s.sent_id is not None and any(i.sent_id != s.sent_id for i in s.out):
             s.out = [i if i.sent_id == s.sent_id else replace(i, sent_id=s.sent_id) for i in s.out]
 
 
@@ -222,9 +222,11 @@ def _run_checks(s: Sentence, prepared: Prepared, cells: CellFacts, acc: _Accumul
     elif acc.egraph_first_without is None:
         acc.egraph_first_without = (s.sentence_line, s.sent_id)
     meta = MetaFacts()
-    check_sent_id(s, prepared.lang, meta)
-    check_parallel_id(s, meta)
-    check_text(s, kinds, meta, clean_cells)
+    comments = [(s.first + k, s.lines[k]) for k in range(s.sentence_line - s.comment_start)]
+    check_sent_id(s, prepared.lang, meta, comments)
+    if "parallel_id" in "".join(line for _, line in comments):
+        check_parallel_id(s, meta, comments)
+    check_text(s, kinds, meta, clean_cells, comments)
     acc.default_line = SENTENCE_LINE
     if meta.sent_id is not None:
         acc.sent_ids.append((s.sentence_line, meta.sent_id))

@@ -44,9 +44,9 @@ def _comments(s: Sentence) -> list[tuple[int, str]]:
     return [(s.first + k, s.lines[k]) for k in range(n)]
 
 
-def check_sent_id(s: Sentence, lang: str, facts: MetaFacts) -> None:
+def check_sent_id(s: Sentence, lang: str, facts: MetaFacts, comments=None) -> None:
     matched = []
-    for lineno, line in _comments(s):
+    for lineno, line in comments if comments is not None else _comments(s):
         if "sent_id" not in line:
             continue
         match = SENT_ID.fullmatch(line)
@@ -71,9 +71,9 @@ def check_sent_id(s: Sentence, lang: str, facts: MetaFacts) -> None:
         facts.sent_id = sid
 
 
-def check_parallel_id(s: Sentence, facts: MetaFacts) -> None:
+def check_parallel_id(s: Sentence, facts: MetaFacts, comments=None) -> None:
     matched = []
-    for lineno, line in _comments(s):
+    for lineno, line in comments if comments is not None else _comments(s):
         if "parallel_id" not in line:
             continue
         match = PARALLEL_ID.fullmatch(line)
@@ -146,10 +146,11 @@ def _gap(misc: str) -> str:
 _GAP = _Memo(_gap)
 
 
-def check_text(s: Sentence, kinds: str, facts: MetaFacts, clean_cells: bool = False) -> None:
+def check_text(s: Sentence, kinds: str, facts: MetaFacts, clean_cells: bool = False,
+               comments=None) -> None:
     newdocs = newpars = 0
     texts = []
-    for lineno, line in _comments(s):
+    for lineno, line in comments if comments is not None else _comments(s):
         if "new" in line:
             if NEWDOC.fullmatch(line):
                 newdocs += 1
