@@ -39,7 +39,7 @@ SENTENCE_LINE = -1
 class BlockValidation:
     """A block's incidents (block-relative lines) and facts."""
 
-    __slots__ = ("incidents", "sent_ids", "parallel_ids", "has_features", "has_enhancement",
+    __slots__ = ("incidents", "sent_ids", "ids", "special", "parallel_ids", "has_features", "has_enhancement",
                  "deps_seen", "ref_candidates", "if_features", "egraph_first_with",
                  "egraph_first_without", "egraph_events", "newdocpar_entry", "spaceafter_exit",
                  "default_line", "last_sentence_line", "n_lines")
@@ -47,6 +47,8 @@ class BlockValidation:
     def __init__(self) -> None:
         self.incidents: tuple[Incident, ...] = ()
         self.sent_ids: tuple[tuple[int, str], ...] = ()          # (line, sent_id), validated ones
+        self.ids: tuple[str, ...] = ()                           # the same sent_ids alone
+        self.special = False  # parallel ids, egraph events, waiting or 'ref' incidents: a closer look
         self.parallel_ids: tuple[tuple[int, str | None, tuple], ...] = ()  # (line, sent_id, parallel)
         self.has_features = False
         self.has_enhancement = False
@@ -151,6 +153,7 @@ class _Accumulator:
 
     def finish(self, result: BlockValidation, cells: CellFacts) -> None:
         result.sent_ids = tuple(self.sent_ids)
+        result.ids = tuple(sid for _, sid in self.sent_ids)
         result.parallel_ids = tuple(self.parallel_ids)
         result.has_features = cells.has_features
         result.has_enhancement = cells.has_enhancement
@@ -167,6 +170,8 @@ class _Accumulator:
         result.spaceafter_exit = self.spaceafter
         result.default_line = self.default_line
         result.last_sentence_line = self.last_sentence_line
+        result.special = bool(result.parallel_ids or result.egraph_events or result.if_features
+                              or result.ref_candidates)
 
 
 def _validate_sentence(s: Sentence, prepared: Prepared, cells: CellFacts, acc: _Accumulator,

@@ -23,6 +23,7 @@ without the fact in question, so a 60k-sentence document takes a few ms.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 from typing import Iterable, Sequence
 
 from scorer.validation.block import SENTENCE_LINE, BlockValidation
@@ -58,12 +59,14 @@ def validate_document(blocks: Sequence[tuple[int, BlockValidation]], file_facts:
     keep = prepared.keep
     out: list[Incident] = []
     if prepared.level >= 2:
+        # The blocks with a rare fact; every check below but three needs only them.
+        special = [(first, b) for first, b in blocks if b.special]
         _sent_ids(blocks, keep, out)
-        _parallel_ids(blocks, keep, out)
+        _parallel_ids(special, keep, out)
         _newdocpar(blocks, keep, out)
-        _enhanced(blocks, prepared, file_facts, keep, out)
-        if any(b.has_features for _, b in blocks):
-            for first, b in blocks:
+        _enhanced(blocks, special, prepared, file_facts, keep, out)
+        if special and any(b.has_features for _, b in blocks):
+            for first, b in special:
                 if b.if_features:
                     out.extend(i.shifted(first) for i in b.if_features)
         for first, b in blocks:
@@ -82,7 +85,7 @@ def validate_document(blocks: Sequence[tuple[int, BlockValidation]], file_facts:
 
 def _sent_ids(blocks: Sequence[tuple[int, BlockValidation]], keep: frozenset[str],
               out: list[Incident]) -> None:
-    ids = [sid for _, b in blocks for _, sid in b.sent_ids]
+    ids = list(chain.from_iterable([b.ids for _, b in blocks]))
     if len(set(ids)) == len(ids) or "non-unique-sent-id" not in keep:
         return
     seen: set[str] = set()
@@ -134,8 +137,8 @@ def _newdocpar(blocks: Sequence[tuple[int, BlockValidation]], keep: frozenset[st
             in_effect = b.spaceafter_exit
 
 
-def _enhanced(blocks: Sequence[tuple[int, BlockValidation]], prepared: Prepared, file_facts: FileFacts,
-              keep: frozenset[str], out: list[Incident]) -> None:
+def _enhanced(blocks: Sequence[tuple[int, BlockValidation]], special: Sequence[tuple[int, BlockValidation]],
+              prepared: Prepared, file_facts: FileFacts, keep: frozenset[str], out: list[Incident]) -> None:
     first_with = first_without = None
     for first, b in blocks:
         if first_with is None and b.egraph_first_with is not None:
@@ -156,7 +159,7 @@ def _enhanced(blocks: Sequence[tuple[int, BlockValidation]], prepared: Prepared,
     if prepared.level < 3:
         return
     seen_empty = seen_orphan = None
-    for first, b in blocks:
+    for first, b in special:
         for line, is_empty, orphan, sid in b.egraph_events:
             where = first + line
             if is_empty and seen_empty is None:
