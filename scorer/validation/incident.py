@@ -134,8 +134,9 @@ class Incident:
         own first line, documents from the top)."""
         if not lines:
             return self
-        related = tuple(replace(r, line=r.line + lines) for r in self.related)
-        return replace(self, line=self.line + lines, related=related)
+        related = tuple(replace(r, line=r.line + lines) for r in self.related) if self.related else ()
+        return Incident(self.test_id, self.message, self.line + lines, self.start, self.end, self.sent_id,
+                        related)
 
     def key(self) -> tuple[int, str, str]:
         """What parity with the official validator compares: (line, id, type)."""
