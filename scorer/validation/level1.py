@@ -33,7 +33,7 @@ class Sentence:
     """One sentence being validated; lines are relative to the block."""
 
     __slots__ = ("lines", "first", "bom", "comment_start", "sentence_line",
-                 "rows", "out", "sent_id", "keep")
+                 "rows", "cols", "out", "sent_id", "keep")
 
     def __init__(self, lines: list[str], first: int, bom: bool, keep: frozenset[str]) -> None:
         self.lines = lines              # including the terminator when there is one
@@ -42,6 +42,7 @@ class Sentence:
         self.comment_start = first
         self.sentence_line = first      # first line that is not a comment
         self.rows: list[list[str]] = []  # token lines split into cells
+        self.cols: tuple | None = None   # the same by column, when the quick way made them
         self.out: list[Incident] = []
         self.sent_id: str | None = None
         self.keep = keep
@@ -103,11 +104,13 @@ def plain_sentence(s: Sentence, block: str) -> str | None:
     rows = [*map(str.split, lines[n_comments:-1], _TABS)]
     if set(map(len, rows)) != {10} or any(map(list.__contains__, rows, _BLANKS)):
         return None  # a line without ten cells, or an empty cell
-    kinds = quick_kinds(rows)
+    cols = tuple(zip(*rows))
+    kinds = quick_kinds(rows, cols[ID])
     if kinds is None:
         return None
     s.sentence_line = s.first + n_comments
     s.rows = rows
+    s.cols = cols
     if "sent_id" in block[:end]:
         for line in lines[:n_comments]:
             match = SENT_ID.fullmatch(line)
@@ -116,12 +119,12 @@ def plain_sentence(s: Sentence, block: str) -> str | None:
     return kinds
 
 
-def quick_kinds(rows: list[list[str]]) -> str | None:
+def quick_kinds(rows: list[list[str]], ids: list[str] | tuple[str, ...] | None = None) -> str | None:
     """The kinds of the lines (see `level2.row_kinds`) when their IDs are
     plainly right, so that `check_ids` and `check_ranges` would report
     nothing: words 1, 2, ..., n, each multiword range right before its
     first word, within the words and apart from the others.  None: ask them."""
-    ids = [cols[ID] for cols in rows]
+    ids = [cols[ID] for cols in rows] if ids is None else list(ids)
     n = len(ids)
     if n < len(_NUMBERS) and ids == _NUMBERS[1:n + 1]:
         return "w" * n

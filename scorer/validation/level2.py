@@ -232,31 +232,49 @@ def _node_key(node_id: str) -> tuple[int, int]:
     return int(major), int(minor) if minor else 0
 
 
+def _attribute_issues(attribute: str) -> tuple:
+    """(name if it is one of the attributes that must not repeat, else None;
+    the (test id, message) of one MISC attribute on its own)."""
+    pair = attribute.split("=", 1)
+    name = pair[0]
+    value = pair[1] if len(pair) == 2 else ""
+    shown = excerpt(attribute)
+    issues = []
+    if name == "":
+        if len(pair) == 1:
+            issues.append(("empty-misc", "empty attribute in MISC (a stray vertical bar?)"))
+        else:
+            issues.append(("empty-misc-key", f"empty attribute name in '{shown}'"))
+    if _LEADING_WS.match(name):
+        issues.append(("misc-extra-space", f"the attribute name starts with a space in '{shown}'"))
+    elif _TRAILING_WS.search(name):
+        issues.append(("misc-extra-space", f"the attribute name ends with a space in '{shown}'"))
+    elif _LEADING_WS.match(value):
+        issues.append(("misc-extra-space", f"the value starts with a space in '{shown}'"))
+    elif _TRAILING_WS.search(value):
+        issues.append(("misc-extra-space", f"the value ends with a space in '{shown}'"))
+    known = None
+    if _MISC_KNOWN.match(name):
+        known = name
+    elif _MISC_TYPO.match(name):
+        issues.append(("misc-attr-typo", f"possible typo (case or spaces) in the MISC attribute '{shown}'"))
+    return known, tuple(issues)
+
+
+ATTRIBUTE_ISSUES = _Memo(_attribute_issues)
+
+
 def _misc_issues(misc: str) -> tuple:
+    """(test id, item index or None, message) of a MISC value: each
+    attribute's own (remembered per attribute), and repeated ones."""
     issues = []
     counts: dict[str, int] = {}
     for k, attribute in enumerate(misc.split("|")):
-        pair = attribute.split("=", 1)
-        name = pair[0]
-        value = pair[1] if len(pair) == 2 else ""
-        shown = excerpt(attribute)
-        if name == "":
-            if len(pair) == 1:
-                issues.append(("empty-misc", k, "empty attribute in MISC (a stray vertical bar?)"))
-            else:
-                issues.append(("empty-misc-key", k, f"empty attribute name in '{shown}'"))
-        if _LEADING_WS.match(name):
-            issues.append(("misc-extra-space", k, f"the attribute name starts with a space in '{shown}'"))
-        elif _TRAILING_WS.search(name):
-            issues.append(("misc-extra-space", k, f"the attribute name ends with a space in '{shown}'"))
-        elif _LEADING_WS.match(value):
-            issues.append(("misc-extra-space", k, f"the value starts with a space in '{shown}'"))
-        elif _TRAILING_WS.search(value):
-            issues.append(("misc-extra-space", k, f"the value ends with a space in '{shown}'"))
-        if _MISC_KNOWN.match(name):
-            counts[name] = counts.get(name, 0) + 1
-        elif _MISC_TYPO.match(name):
-            issues.append(("misc-attr-typo", k, f"possible typo (case or spaces) in the MISC attribute '{shown}'"))
+        known, own = ATTRIBUTE_ISSUES[attribute]
+        for test_id, message in own:
+            issues.append((test_id, k, message))
+        if known is not None:
+            counts[known] = counts.get(known, 0) + 1
     for name, count in counts.items():
         if count > 1:
             issues.append(("repeated-misc", None, f"the MISC attribute '{name}' occurs {count} times"))
@@ -465,7 +483,7 @@ def quick_level2(s: Sentence, kinds: str, facts: CellFacts) -> Words | None:
     n = len(words)
     if not n:
         return None
-    cols = tuple(zip(*words))
+    cols = s.cols if words is rows and s.cols is not None else tuple(zip(*words))
     ids, _, _, upos, xpos, feats, head_cells, deprels, deps, miscs = cols
     heads = list(map(_INDEX.get, head_cells))
     if None in heads or max(heads) > n or heads.count(0) != 1:
