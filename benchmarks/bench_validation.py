@@ -66,6 +66,29 @@ def table(expected: Counter, got: Counter) -> str:
     return "\n".join(rows)
 
 
+def two_processes(path: Path, level: int, lang: str, env: dict) -> float:
+    """Wall time of two processes validating the two halves of the file at
+    once (cut at a blank line): what splitting the blocks over two
+    processes would give, before merging their facts for the document."""
+    import subprocess
+    import tempfile
+
+    text = path.read_text(encoding="utf-8")
+    middle = text.find("\n\n", len(text) // 2) + 2
+    folder = Path(tempfile.mkdtemp(prefix="annoscore-bench-"))
+    halves = [folder / "first.conllu", folder / "second.conllu"]
+    halves[0].write_text(text[:middle], encoding="utf-8")
+    halves[1].write_text(text[middle:], encoding="utf-8")
+    start = time.perf_counter()
+    running = [subprocess.Popen([sys.executable, "-c", OURS, str(h), str(level), lang], env={**os.environ, **env},
+                                stdout=subprocess.DEVNULL) for h in halves]
+    for process in running:
+        process.wait()
+    seconds = time.perf_counter() - start
+    shutil.rmtree(folder)
+    return seconds
+
+
 def in_process(path: Path, level: int, lang: str) -> None:
     sys.path.insert(0, str(ROOT))
     from scorer.validation import ValidationSettings, validate_block, validate_document, validate_text
@@ -144,6 +167,8 @@ def main() -> int:
           f"{'yes' if same else 'NO'}")
     if not same:
         print(table(expected, got))
+    pair = two_processes(path, args.level, args.lang, env)
+    print(f"two processes, one half each: {pair:.2f} s ({official.seconds / pair:.1f}x)")
     in_process(path, args.level, args.lang)
     return 0 if same else 1
 
