@@ -38,14 +38,28 @@ class IncrementalValidator:
     def validate(self, store: TextStore) -> Counter:
         blocks = []
         segments = []
+        joined = ""  # the byte-order mark's line, when it joins the next block
         for segment in store.segments:
             if segment.has_block:
-                block = segment.block
+                block = joined + segment.block
+                first = segment.first_line - joined.count("\n")
                 terminated = segment.text.endswith("\n\n")
-                blocks.append((segment.first_line, self.block(block, terminated, segment.bom)))
+                blocks.append((first, self.block(block, terminated, segment.bom or bool(joined))))
                 n_block = block.count("\n") + 1
                 blanks = len(segment.text) - len(segment.text.rstrip("\n")) - 1
-                segments.append((segment.first_line, n_block, max(0, blanks)))
+                segments.append((first, n_block, max(0, blanks)))
+                joined = ""
+            elif segment.bom:
+                # The byte-order mark alone on the first line: the engine sets
+                # it apart as blank, but for the validator that line holds
+                # U+FEFF: with no blank line after it, it is the first line of
+                # the next block; else a sentence of its own.
+                if segment.text.count("\n") == 1 and segment is not store.segments[-1]:
+                    joined = "\n"
+                else:
+                    ended = segment.text.count("\n") >= 2
+                    blocks.append((segment.first_line, self.block("", ended, True)))
+                    segments.append((segment.first_line, 1, segment.text.count("\n") - 1))
             else:
                 segments.append((segment.first_line, 0, segment.text.count("\n")))
         text = store.text
@@ -118,3 +132,15 @@ def test_an_edit_revalidates_only_its_block():
     got = incremental.validate(store)
     assert incremental.computed == before + 1
     assert any(test_id == "word-id-sequence" for _, test_id, *_ in got)
+
+
+@pytest.mark.parametrize("head,tail", [("\ufeff", None), ("\ufeff\n", None), ("\ufeff\n\n\n", None),
+                                       ("\n\n", None), ("", None), ("\ufeff", ""), ("\ufeff\n", ""),
+                                       ("\ufeff\n\n", "")])
+def test_segments_with_a_byte_order_mark_or_blank_lines_first(head, tail):
+    text = head + (repeat(BASE.read_text(encoding="utf-8"), 1) if tail is None else tail)
+    store = TextStore(text)
+    settings = ValidationSettings(level=3)
+    got = IncrementalValidator(settings).validate(store)
+    whole = validate_text(text, settings).incidents
+    assert got == Counter((i.line, i.test_id, i.start, i.end, i.message) for i in whole)
