@@ -9,10 +9,16 @@ the official validator's order:
    syntax and order, DEPREL and DEPS syntax and universal relations, MISC
    hygiene (``check_upos`` ... ``check_misc``).
 
-Cells repeat across a treebank (a few thousand distinct FEATS, DEPS or MISC
+Cells repeat across a treebank (a few thousand distinct FEATS or MISC
 values in a 200k-word corpus), so what a value alone decides is computed
-once per distinct value and remembered in a dictionary (`_Memo`); the
-per-line work left is a few dictionary look-ups.
+once per distinct value and remembered in a dictionary (`_Memo`).
+
+Most sentences are clean, and `quick_level2` says so for all three steps
+at once from whole columns (heads as numbers, the tree's reachability by
+doubling the head steps, the sets of cell values against the values known
+good); when it cannot, the exact per-line checks above run and report.
+The `Words` it returns (columns, heads, children) are what the level 3-5
+checks build on.
 """
 
 from __future__ import annotations
