@@ -393,7 +393,7 @@ def check_words(s: Sentence, t: Tree, facts: TreeFacts) -> None:
     projective = _is_projective(t)
 
     # Function words should be leaves.
-    for p in sorted(p for relation in _FUNCTION & relations for p in _where(udeprel, relation) if children[p]):
+    for p in [p for p in range(1, n + 1) if children[p] and udeprel[p] in _FUNCTION]:
         pdeprel = udeprel[p]
         allowed = _LEAF_OK[pdeprel]
         test_id = _LEAF_ID[pdeprel]
