@@ -31,7 +31,7 @@ import json
 import logging
 import os
 import sys
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from lsprotocol import types
 from pygls.io_ import StdoutWriter
@@ -44,12 +44,14 @@ from scorer.problems import Problem
 from ..engine import Engine
 from ..engine.conllu import parts
 from ..textstore import TextStore
+from .features.base import LanguageFeature
 from .positions import UTF16, UTF32, from_client, to_client
 from .protocol import AnnoscoreProtocol
 from .transport import MessageReader, read_into_from, serve
 from .worker import EngineWorker, Tasks
 
 logger = logging.getLogger("annoscore")
+F = TypeVar("F", bound=LanguageFeature)
 
 
 class AnnoscoreServer(LanguageServer):
@@ -60,7 +62,8 @@ class AnnoscoreServer(LanguageServer):
         self.worker = EngineWorker()
         self.tasks = Tasks()
         self.encoding = UTF16
-        self.features: dict[str, Any] = {}
+        # The features (see `features`), by class.
+        self.feature_objects: dict[type, LanguageFeature] = {}
         # Per document: the JSON of each diagnostic shown last (see lsp_diagnostics).
         self._encoded: dict[str, dict[tuple, str]] = {}
 
@@ -86,16 +89,18 @@ class AnnoscoreServer(LanguageServer):
 
     def stop_work(self) -> None:
         """Stop every feature's background work and the engine's thread."""
-        for feature in self.features.values():
-            stop = getattr(feature, "stop", None)
-            if stop is not None:
-                stop()
+        for feature in self.feature_objects.values():
+            feature.stop()
         self.tasks.cancel_all()
         self.worker.shutdown()
 
     def close(self) -> None:
         self.stop_work()
         self.shutdown()  # pygls's own
+
+    def get_feature(self, feature_class: type[F]) -> F:
+        """The server's instance of a feature class."""
+        return self.feature_objects[feature_class]  # type: ignore[return-value]
 
     # --- names ----------------------------------------------------------------
 
@@ -225,7 +230,8 @@ class AnnoscoreServer(LanguageServer):
         return payload
 
 
-def create_server() -> AnnoscoreServer:
+def features() -> tuple[type[LanguageFeature], ...]:
+    """Every feature, in the order their lifecycle hooks run."""
     from .features.completion import CellCompletion
     from .features.configuration import Configuration
     from .features.documents import DocumentSync
@@ -236,30 +242,30 @@ def create_server() -> AnnoscoreServer:
     from .features.symbols import SentenceSymbols
     from .features.watching import FileWatching
 
+    return (Configuration, Scoring, DocumentSync, FileWatching, CellHover, QuickFixes, TreeNavigation,
+            CellCompletion, SentenceSymbols)
+
+
+def create_server() -> AnnoscoreServer:
     server = AnnoscoreServer()
-    for feature in (Configuration(server), Scoring(server), DocumentSync(server), FileWatching(server),
-                    CellHover(server), QuickFixes(server), TreeNavigation(server), CellCompletion(server),
-                    SentenceSymbols(server)):
-        server.features[type(feature).__name__] = feature
+    for feature_class in features():
+        feature = feature_class(server)
+        server.feature_objects[feature_class] = feature
         feature.register()
 
     @server.feature(types.INITIALIZE)
     def initialize(ls: AnnoscoreServer, params: types.InitializeParams) -> None:
         client = params.client_info.name if params.client_info else ""
         ls.engine.lone_cr_ends_lines = not keeps_lone_cr(client)
-        for feature in ls.features.values():
-            hook = getattr(feature, "initialize", None)
-            if hook is not None:
-                hook(params)
+        for feature in ls.feature_objects.values():
+            feature.initialize(params)
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: AnnoscoreServer, params: types.InitializedParams) -> None:
         encoding = ls.workspace.position_encoding
         ls.encoding = str(getattr(encoding, "value", encoding) or UTF16)
-        for feature in ls.features.values():
-            hook = getattr(feature, "initialized", None)
-            if hook is not None:
-                await hook()
+        for feature in ls.feature_objects.values():
+            await feature.initialized()
 
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: AnnoscoreServer, *args) -> None:

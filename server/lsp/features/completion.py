@@ -6,13 +6,11 @@ from __future__ import annotations
 
 from lsprotocol import types
 
+from .base import LanguageFeature
 from ...engine.completion import complete
 
 
-class CellCompletion:
-    def __init__(self, server) -> None:
-        self.server = server
-
+class CellCompletion(LanguageFeature):
     def register(self) -> None:
         @self.server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions())
         async def completion(ls, params: types.CompletionParams) -> types.CompletionList | None:

@@ -17,6 +17,7 @@ from lsprotocol import types
 
 from scorer.problems import Problem, Severity
 
+from .base import LanguageFeature
 from ...config import ConfigProblem, Settings, apply_editor_settings, load_project
 
 logger = logging.getLogger("annoscore")
@@ -32,9 +33,9 @@ def _section(data: Any) -> Any:
     return data
 
 
-class Configuration:
+class Configuration(LanguageFeature):
     def __init__(self, server) -> None:
-        self.server = server
+        super().__init__(server)
         self.editor_data: Any = None
         self.settings = Settings()
         self.problems: list[ConfigProblem] = []
@@ -106,10 +107,11 @@ class Configuration:
         self.settings, self.problems = self._compute()
         keys = await self.server.worker.run(self.server.engine.set_settings, self.settings)
         await self._report()
-        scoring = self.server.features.get("Scoring")
-        if scoring is not None:
-            for key in keys:
-                scoring.schedule(key)
+        from .scoring import Scoring
+
+        scoring = self.server.get_feature(Scoring)
+        for key in keys:
+            scoring.schedule(key)
 
     async def _report(self) -> None:
         server = self.server

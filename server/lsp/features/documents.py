@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from lsprotocol import types
 
+from .base import LanguageFeature
+from .scoring import Scoring
+from .watching import FileWatching
 from ..positions import from_client
 
 
-class DocumentSync:
+class DocumentSync(LanguageFeature):
     TYPING_DELAY = 0.3  # seconds of quiet before rescoring while typing
-
-    def __init__(self, server) -> None:
-        self.server = server
 
     def register(self) -> None:
         server = self.server
@@ -35,7 +35,7 @@ class DocumentSync:
             document.text = ""
             if opened is not None:
                 self._scoring().schedule(key)
-                ls.features["FileWatching"].refresh()
+                ls.get_feature(FileWatching).refresh()
 
         @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
         async def did_change(ls, params: types.DidChangeTextDocumentParams) -> None:
@@ -63,8 +63,8 @@ class DocumentSync:
         self.server.engine.close(key)
         self.server.forget_diagnostics(key)
 
-    def _scoring(self):
-        return self.server.features["Scoring"]
+    def _scoring(self) -> Scoring:
+        return self.server.get_feature(Scoring)
 
     def _apply(self, key: str, version: int, changes) -> None:
         """On the engine thread: client positions to code points, then the edit."""

@@ -25,6 +25,7 @@ from lsprotocol import types
 
 from scorer.conllu.sentence import HEAD, MISC, Sentence
 
+from .base import LanguageFeature
 from ...engine.cells import Cell, SentenceSummary, describe
 
 
@@ -148,10 +149,7 @@ def summary_text(summary: SentenceSummary, style: Style = Markdown) -> str:
     return "\n\n".join(lines)
 
 
-class CellHover:
-    def __init__(self, server) -> None:
-        self.server = server
-
+class CellHover(LanguageFeature):
     def register(self) -> None:
         @self.server.feature(types.TEXT_DOCUMENT_HOVER)
         async def hover(ls, params: types.HoverParams) -> types.Hover | None:

@@ -14,13 +14,11 @@ from lsprotocol import types
 
 from scorer.conllu.sentence import DEPREL, FORM, HEAD
 
+from .base import LanguageFeature
 from ...engine.cells import Cell, describe
 
 
-class TreeNavigation:
-    def __init__(self, server) -> None:
-        self.server = server
-
+class TreeNavigation(LanguageFeature):
     def register(self) -> None:
         server = self.server
 

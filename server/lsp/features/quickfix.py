@@ -13,13 +13,11 @@ from __future__ import annotations
 
 from lsprotocol import types
 
+from .base import LanguageFeature
 from ...engine.fixes import FIXABLE, fix_for, gold_fix_at
 
 
-class QuickFixes:
-    def __init__(self, server) -> None:
-        self.server = server
-
+class QuickFixes(LanguageFeature):
     def register(self) -> None:
         @self.server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
                              types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))

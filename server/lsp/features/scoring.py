@@ -18,6 +18,7 @@ import asyncio
 import logging
 from typing import Any
 
+from .base import LanguageFeature
 from ..progress import PassProgress
 from ..transport import shown
 
@@ -59,9 +60,9 @@ def rescore_arguments_problem(arguments: Any) -> str | None:
     return f"expected a URI or {{\"uri\": URI}}, not {shown(argument)}"
 
 
-class Scoring:
+class Scoring(LanguageFeature):
     def __init__(self, server) -> None:
-        self.server = server
+        super().__init__(server)
         self._pending: dict[str, asyncio.Task] = {}
 
     def register(self) -> None:

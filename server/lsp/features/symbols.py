@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from lsprotocol import types
 
+from .base import LanguageFeature
 from ...engine.symbols import find_sentences
 
 
-class SentenceSymbols:
-    def __init__(self, server) -> None:
-        self.server = server
-
+class SentenceSymbols(LanguageFeature):
     def register(self) -> None:
         @self.server.feature(types.WORKSPACE_SYMBOL)
         async def symbols(ls, params: types.WorkspaceSymbolParams) -> list[types.SymbolInformation]:

@@ -19,14 +19,17 @@ import os
 from lsprotocol import types
 from watchfiles import DefaultFilter, awatch
 
+from .base import LanguageFeature
+from .configuration import Configuration
+from .scoring import Scoring
 from ...daemon import CONFIG_FILES
 
 logger = logging.getLogger("annoscore")
 
 
-class FileWatching:
+class FileWatching(LanguageFeature):
     def __init__(self, server) -> None:
-        self.server = server
+        super().__init__(server)
         self._stop: asyncio.Event | None = None
         self._task: asyncio.Task | None = None
         self._folders: frozenset[str] = frozenset()
@@ -80,8 +83,8 @@ class FileWatching:
     async def changed(self, paths: set[str]) -> None:
         ls = self.server
         if any(os.path.basename(p) in CONFIG_FILES for p in paths):
-            await ls.features["Configuration"].apply()
-        scoring = ls.features["Scoring"]
+            await ls.get_feature(Configuration).apply()
+        scoring = ls.get_feature(Scoring)
         keys: list[str] = []
         for path in sorted(paths):
             for key in await ls.worker.run(ls.engine.disk_changed, path):
