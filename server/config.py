@@ -42,12 +42,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any, Mapping
 
+from scorer.codes import CODES
 from scorer.excerpt import excerpt
 from scorer.hygiene.near import DEFAULT as DEFAULT_NEAR
 from scorer.hygiene.normalize import DEFAULT as DEFAULT_NORMALIZATION
 from scorer.hygiene import rules_from
 from scorer.hygiene.splits import SPLITS
 from scorer.problems import Severity
+from scorer.validation.incident import TESTS as VALIDATION_TESTS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -233,6 +235,10 @@ class _Reader:
         for code, name in value.items():
             if not isinstance(name, str) or name.lower() not in SEVERITY_NAMES:
                 self.problem(f"{key}.{code}", f"must be one of {', '.join(SEVERITY_NAMES)}, not {_shown(name)}")
+                continue
+            if not known_code(str(code)):
+                self.problem(f"{key}.{code}", "is not a diagnostic code of annoscore's (nor a prefix such as "
+                             "'format-'); ignored")
                 continue
             out[str(code)] = SEVERITY_NAMES[name.lower()]
         return out
@@ -424,6 +430,14 @@ def apply_editor_settings(settings: Settings, data: Any) -> tuple[Settings, list
         label_files=reader.globs(files, "labels") or settings.label_files,
     )
     return updated, reader.problems
+
+
+def known_code(code: str) -> bool:
+    """A code of the registry (`scorer.codes`, the validator's test ids), or a
+    prefix of some (``format-``)."""
+    if code in CODES or code in VALIDATION_TESTS:
+        return True
+    return code.endswith("-") and any(name.startswith(code) for name in (*CODES, *VALIDATION_TESTS))
 
 
 def severity_for(settings: Settings, code: str, default: Severity) -> Severity | None:

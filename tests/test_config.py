@@ -151,3 +151,10 @@ def test_invalid_splits_are_reported_on_their_line_in_the_table(tmp_path):
     (tmp_path / "annoscore.toml").write_text('splits = "gold"\n')
     settings, problems = load_project(tmp_path)
     assert settings.splits.test == () and "must be a table" in problems[0].message
+
+
+def test_a_severity_for_a_code_annoscore_does_not_have_is_reported():
+    settings, problems = apply_editor_settings(Settings(), {"severities": {
+        "cyclee": "off", "format-": "warning", "unknown-upos": "hint", "low-confidence": "off"}})
+    assert set(settings.severities) == {"format-", "unknown-upos", "low-confidence"}
+    assert len(problems) == 1 and "cyclee" in problems[0].message and "not a diagnostic code" in problems[0].message

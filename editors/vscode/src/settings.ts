@@ -3,6 +3,8 @@
 // itself with workspace/configuration; the extension reads them to find the
 // server and to build the document selector, and warns about bad values early.
 
+import { ANNOSCORE_CODES, VALIDATION_CODES } from './codes';
+
 export type Severity = 'error' | 'warning' | 'information' | 'hint' | 'off';
 export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'information', 'hint', 'off'];
 
@@ -17,12 +19,8 @@ export const RUN_MODES: readonly RunMode[] = ['onSave', 'onType'];
 export type SentenceMode = 'all' | 'predicted' | 'annotated';
 export const SENTENCE_MODES: readonly SentenceMode[] = ['all', 'predicted', 'annotated'];
 
-/** Stable diagnostic codes of the server; reader problems are `format-…`. */
-export const DIAGNOSTIC_CODES: readonly string[] = [
-  'unparsed', 'missing-head', 'cycle', 'multiple-roots', 'no-root', 'head-out-of-range',
-  'low-confidence', 'text-mismatch', 'segmentation-mismatch', 'gold-diff', 'missing-sentence',
-  'label-mismatch', 'unknown-label', 'missing-item', 'extra-item', 'tag-mismatch', 'line-count', 'config',
-];
+/** Stable diagnostic codes of the server (see codes.ts); reader problems are `format-…`. */
+export const DIAGNOSTIC_CODES: readonly string[] = [...ANNOSCORE_CODES, ...VALIDATION_CODES];
 export const FORMAT_CODE_PREFIX = 'format-';
 
 export function isDiagnosticCode(code: string): boolean {

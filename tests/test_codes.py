@@ -1,0 +1,74 @@
+"""One registry of diagnostic codes (scorer/codes.py): what the server says,
+what the README's tables list and what the editor clients know are held to it."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from scorer.codes import CODES
+from scorer.validation.incident import TESTS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def problems_made_in_the_source() -> dict[str, set[str]]:
+    """Each code a `Problem(...)` is made with in scorer/ and server/, with the severities it is made with."""
+    found: dict[str, set[str]] = {}
+    for path in list((ROOT / "scorer").rglob("*.py")) + list((ROOT / "server").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            name = getattr(node, "func", None)
+            if not (isinstance(node, ast.Call) and getattr(name, "id", getattr(name, "attr", None)) == "Problem"):
+                continue
+            if node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+                severities = {a.attr for a in node.args[1:] + [k.value for k in node.keywords]
+                              if isinstance(a, ast.Attribute) and getattr(a.value, "id", None) == "Severity"}
+                found.setdefault(node.args[0].value, set()).update(severities or {"ERROR"})
+    return found
+
+
+def test_every_code_the_source_makes_is_registered_with_its_severity():
+    made = problems_made_in_the_source()
+    assert len(made) > 30
+    unknown = sorted(set(made) - set(CODES) - set(TESTS))
+    assert not unknown, f"codes made but not in scorer/codes.py: {unknown}"
+    for code, severities in made.items():
+        if code in CODES:
+            assert CODES[code].severity.name in severities, (code, severities)
+    assert not set(CODES) - set(made) - {"format-binary"}, "registered codes nothing makes"  # (binary: a constant)
+
+
+def readme_codes() -> set[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("### Diagnostics"):text.index("### The live score")]
+    codes: set[str] = set()
+    for row in section.split("\n"):
+        if row.startswith("| `"):
+            first = row.split("|")[1]
+            codes |= set(re.findall(r"`([a-z0-9-]+)`", first))
+            if "`format-…`" in first:  # the row of reader problems names each code in its text
+                codes |= set(re.findall(r"`(format-[a-z-]+)`", row))
+    return codes
+
+
+def test_the_readme_tables_list_every_code_and_no_other():
+    listed = readme_codes()
+    assert listed == set(CODES), (sorted(set(CODES) - listed), sorted(listed - set(CODES)))
+
+
+def test_the_vs_code_extension_knows_every_code():
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "write_codes.py"), "--check"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    package = json.loads((ROOT / "editors" / "vscode" / "package.json").read_text(encoding="utf-8"))
+    configuration = package["contributes"]["configuration"]
+    configuration = configuration if isinstance(configuration, dict) else configuration[0]
+    described = set(configuration["properties"]["annoscore.severities"]["properties"])
+    assert described <= set(CODES), sorted(described - set(CODES))
+    lua = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "editors" / "nvim").rglob("*.lua"))
+    used = set(re.findall(r'== "([a-z]+(?:-[a-z]+)+)"', lua))
+    assert used <= set(CODES) | set(TESTS), sorted(used - set(CODES) - set(TESTS))
