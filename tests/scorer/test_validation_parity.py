@@ -100,7 +100,8 @@ def test_ud_language_at_level_4(tmp_path):
 
 
 def _treebanks():
-    root = Path(__file__).resolve().parents[3] / "shared" / "data" / "ud"
+    from conftest import SHARED
+    root = SHARED / "data" / "ud"
     return sorted(root.glob("*/*.conllu")) if root.is_dir() else []
 
 

@@ -31,7 +31,7 @@ import pytest
 
 from scorer.conllu.evaluate import evaluate_files
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PLUGIN = ROOT / "editors" / "nvim"
 SCENARIO = PLUGIN / "tests" / "scenario.lua"
 DEMO = ROOT / "server" / "demo"

@@ -13,7 +13,7 @@ from pathlib import Path
 from scorer.codes import CODES
 from scorer.validation.incident import TESTS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def problems_made_in_the_source() -> dict[str, set[str]]:

@@ -11,7 +11,7 @@ import pytest
 
 from server.cli import main
 
-DEMO = Path(__file__).resolve().parent.parent / "server" / "demo"
+DEMO = Path(__file__).resolve().parents[2] / "server" / "demo"
 LEDGER = Path(".annoscore") / "final-runs.json"
 
 
