@@ -22,7 +22,13 @@ Three layers, later ones winning:
 3. editor settings under ``annoscore.*`` (``workspace/configuration``, or the
    initialization options): ``threshold``, ``run``, ``severities``,
    ``goldDiff``, ``sentences``, ``maxDiagnostics``, ``files.segmentation``,
-   ``files.labels``.
+   ``files.labels``, ``validation.level``, ``validation.lang``,
+   ``validation.dataDir``, ``validation.exclude``.
+
+UD validation (`ValidationConfig`): the project file may give ``lang`` (the
+language of files whose names do not say it) and a ``[validation]`` table
+(``level``, ``data_dir``, ``exclude``, ``include_only``); the editor's
+``validation.*`` settings win over it, and ``annoscore check``'s options over both.
 
 Every value is checked.  An invalid one is reported (as a `ConfigProblem`
 with a message for the user and, for the project file, its line) and
@@ -49,6 +55,7 @@ from scorer.hygiene.normalize import DEFAULT as DEFAULT_NORMALIZATION
 from scorer.hygiene import rules_from
 from scorer.hygiene.splits import SPLITS
 from scorer.problems import Severity
+from scorer.validation.incident import CLASSES as VALIDATION_CLASSES
 from scorer.validation.incident import TESTS as VALIDATION_TESTS
 
 if sys.version_info >= (3, 11):
@@ -90,6 +97,29 @@ class SplitSettings:
 
 
 @dataclass(frozen=True)
+class ValidationConfig:
+    """What UD validation runs with (see `server.engine.conllu.validation`).
+
+    ``level`` 0 turns it off; None (the default) is level 5 when a language
+    and the UD language data are at hand, else 3.  The language of a file is
+    ``lang`` (the editor's setting, ``--lang``), else the one of a UD file
+    name (``en_ewt-ud-dev.conllu``), else ``project_lang`` (``lang`` in
+    annoscore.toml).  ``exclude`` / ``include_only``: validator test ids or
+    classes (``MORPHO``)."""
+
+    level: int | None = None
+    lang: str | None = None
+    data_dir: str | None = None
+    exclude: tuple[str, ...] = ()
+    include_only: tuple[str, ...] = ()
+    project_lang: str | None = None
+
+
+VALIDATION_LEVELS = (0, 1, 2, 3, 4, 5)
+_LANGUAGE_CODE = re.compile(r"[a-z]{2,8}")  # UD's codes: ISO 639 (2-3 letters), 'ud', a few longer
+
+
+@dataclass(frozen=True)
 class Settings:
     threshold: float = 0.8
     run: str = "onSave"
@@ -105,6 +135,7 @@ class Settings:
     label_files: tuple[str, ...] = ()
     pairs: tuple[PairRule, ...] = ()
     splits: SplitSettings = SplitSettings()
+    validation: ValidationConfig = ValidationConfig()
 
 
 @dataclass(frozen=True)
@@ -178,15 +209,16 @@ class _Reader:
         self.source, self.path, self.text = source, path, text
         self.problems: list[ConfigProblem] = []
 
-    def problem(self, key: str, message: str) -> None:
+    def problem(self, key: str, message: str, tail: str = "; using the default") -> None:
         match = re.match(r"pair #(\d+)(?:\.(\w+))?", key)
         if match:
             line = _table_line(self.text, "pair", int(match.group(1)), match.group(2))
-        elif key == "splits" or key.startswith("splits."):
-            line = _key_in_table_line(self.text, "splits", key.partition(".")[2] or None)
+        elif key.split(".")[0] in ("splits", "validation"):
+            table, _, inner = key.partition(".")
+            line = _key_in_table_line(self.text, table, inner or None)
         else:
             line = _line_of(self.text, key.split(".")[-1])
-        self.problems.append(ConfigProblem(f"{self.source}: {excerpt(key)}: {message}; using the default",
+        self.problems.append(ConfigProblem(f"{self.source}: {excerpt(key)}: {message}{tail}",
                                            self.path, line))
 
     def threshold(self, data: Mapping[str, Any], key: str, default: float) -> float:
@@ -242,6 +274,82 @@ class _Reader:
                 continue
             out[str(code)] = SEVERITY_NAMES[name.lower()]
         return out
+
+    def validation_level(self, data: Mapping[str, Any], key: str, default: int | None) -> int | None:
+        value = data.get(key, default)
+        if value is None or value == "auto":
+            return None
+        if value == "off":
+            return 0
+        if isinstance(value, bool) or value not in VALIDATION_LEVELS:
+            self.problem(key, f"must be a validation level from 1 to 5, \"off\" (or 0) or \"auto\", not "
+                         f"{_shown(value)}")
+            return default
+        return int(value)
+
+    def language(self, data: Mapping[str, Any], key: str, default: str | None) -> str | None:
+        value = data.get(key, default)
+        if value is None or value == "":
+            return None
+        if not isinstance(value, str) or not _LANGUAGE_CODE.fullmatch(value):
+            self.problem(key, f"must be a UD language code such as \"en\" or \"cop\", not {_shown(value)}")
+            return default
+        return value
+
+    def folder(self, data: Mapping[str, Any], key: str, default: str | None, base: str | None = None) -> str | None:
+        value = data.get(key, default)
+        if value is None or value == "":
+            return None
+        if not isinstance(value, str):
+            self.problem(key, f"must be a folder (a string), not {_shown(value)}")
+            return default
+        value = os.path.expanduser(value)
+        return os.path.join(base, value) if base and not os.path.isabs(value) else value
+
+    def test_ids(self, data: Mapping[str, Any], key: str, default: tuple[str, ...]) -> tuple[str, ...]:
+        """Validator test ids or classes (a list, or one string of them
+        separated by commas or spaces); unknown names are reported and left out."""
+        value = data.get(key, default)
+        if isinstance(value, str):
+            value = value.replace(",", " ").split()
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+            self.problem(key, f"must be a list of validator test ids or classes, not {_shown(value)}")
+            return default
+        known = []
+        for name in value:
+            if name in VALIDATION_TESTS or name.upper() in VALIDATION_CLASSES:
+                known.append(name)
+            else:
+                self.problem(key, f"{_shown(name)} is neither a validator test id (such as 'unknown-upos') "
+                             f"nor a class ({', '.join(VALIDATION_CLASSES)})", "; left out")
+        return tuple(known)
+
+    def validation(self, data: Mapping[str, Any], key: str, config: ValidationConfig,
+                   names: dict[str, str], base: str | None = None) -> ValidationConfig:
+        """A table of validation settings over ``config``; ``names`` maps
+        the field names to the keys used there (camelCase in an editor)."""
+        value = data.get(key, {})
+        if not isinstance(value, dict):
+            self.problem(key, f"must be a table of {', '.join(names.values())}")
+            return config
+        for unknown in sorted(set(value) - set(names.values())):
+            self.problem(f"{key}.{unknown}", f"unknown key (the keys: {', '.join(names.values())})", "; ignored")
+        changes: dict[str, Any] = {}
+        for field_name, name in names.items():
+            if name not in value:
+                continue
+            where = f"{key}.{name}"
+            current = getattr(config, field_name)
+            sub = {where: value[name]}
+            if field_name == "level":
+                changes[field_name] = self.validation_level(sub, where, current)
+            elif field_name == "lang":
+                changes[field_name] = self.language(sub, where, current)
+            elif field_name == "data_dir":
+                changes[field_name] = self.folder(sub, where, current, base)
+            else:
+                changes[field_name] = self.test_ids(sub, where, current)
+        return replace(config, **changes)
 
     def pairs(self, data: Mapping[str, Any], key: str = "pair") -> tuple[PairRule, ...]:
         value = data.get(key, [])
@@ -366,6 +474,12 @@ def _project_source(root: str | os.PathLike[str] | None) -> tuple[Path, str | Va
     return None
 
 
+# The validation settings: field -> key, in annoscore.toml's [validation] and in the editor's section.
+PROJECT_VALIDATION_KEYS = {"level": "level", "data_dir": "data_dir", "exclude": "exclude",
+                           "include_only": "include_only"}
+EDITOR_VALIDATION_KEYS = {"level": "level", "lang": "lang", "data_dir": "dataDir", "exclude": "exclude"}
+
+
 def load_project(root: str | os.PathLike[str] | None,
                  base: Settings | None = None) -> tuple[Settings, list[ConfigProblem]]:
     """Settings from the project file over ``base`` (defaults)."""
@@ -387,7 +501,7 @@ def load_project(root: str | os.PathLike[str] | None,
         if not isinstance(data, dict):
             return settings, [ConfigProblem("pyproject.toml: [tool.annoscore] must be a table", str(path), 0)]
     reader = _Reader(path.name, str(path), text)
-    known = {"threshold", "pair", "sentences", "max_diagnostics", "splits"}
+    known = {"threshold", "pair", "sentences", "max_diagnostics", "splits", "lang", "validation"}
     for key in sorted(set(data) - known):
         reader.problem(key, "unknown key (ignored)")
     settings = replace(
@@ -397,6 +511,9 @@ def load_project(root: str | os.PathLike[str] | None,
         max_diagnostics=reader.count(data, "max_diagnostics", settings.max_diagnostics),
         pairs=reader.pairs(data),
         splits=reader.splits(data),
+        validation=replace(reader.validation(data, "validation", settings.validation, PROJECT_VALIDATION_KEYS,
+                                             str(path.parent)),
+                           project_lang=reader.language(data, "lang", settings.validation.project_lang)),
     )
     return settings, reader.problems
 
@@ -414,7 +531,7 @@ def apply_editor_settings(settings: Settings, data: Any) -> tuple[Settings, list
         reader.problem("files", "must be an object with segmentation and labels")
         files = {}
     known = {"threshold", "run", "severities", "goldDiff", "sentences", "maxDiagnostics", "lowConfidence",
-             "files", "server", "trace"}
+             "files", "server", "trace", "validation"}
     for key in sorted(set(data) - known):
         reader.problem(key, "unknown setting (ignored)")
     updated = replace(
@@ -428,6 +545,7 @@ def apply_editor_settings(settings: Settings, data: Any) -> tuple[Settings, list
         low_confidence=reader.choice(data, "lowConfidence", LOW_CONFIDENCE_MODES, settings.low_confidence),
         segmentation_files=reader.globs(files, "segmentation") or settings.segmentation_files,
         label_files=reader.globs(files, "labels") or settings.label_files,
+        validation=reader.validation(data, "validation", settings.validation, EDITOR_VALIDATION_KEYS),
     )
     return updated, reader.problems
 

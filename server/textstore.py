@@ -38,6 +38,8 @@ class Segment:
     analysis: object = None
     # The subtyped relations its DEPREL cells use (made when completion asks).
     subtypes: frozenset | None = None
+    # Its UD validation (see server.engine.conllu.validation), kept as long as the text.
+    validation: object = None
     n_lines: int = 0       # lines this segment starts (a last segment without a final newline has one more)
 
     def __post_init__(self) -> None:
@@ -121,6 +123,10 @@ class TextStore:
 
     def __init__(self, text: str, lone_cr_ends_lines: bool = True) -> None:
         self.lone_cr_ends_lines = lone_cr_ends_lines
+        # Whether the text came with CR line ends (CR LF, or a lone CR), which
+        # the segments no longer show: the UD validator reports them.  An
+        # edit that brings a CR sets it; only a whole new text clears it.
+        self.has_cr = "\r" in text
         text = normalize_newlines(text, lone_cr_ends_lines)
         self.segments: list[Segment] = segments_of(text, 0, at_file_start=True)
         self._firsts = [s.first_line for s in self.segments]
@@ -168,6 +174,8 @@ class TextStore:
 
         Returns (first segment index, the segments removed, how many were inserted).
         """
+        if "\r" in new_text:
+            self.has_cr = True
         new_text = normalize_newlines(new_text, self.lone_cr_ends_lines)
         first = max(0, self.segment_at(start[0]) - 1)
         last = min(len(self.segments) - 1, self.segment_at(end[0]) + 1)

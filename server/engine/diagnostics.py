@@ -6,6 +6,10 @@ user's severities (dropping codes turned off), keeps at most
 ``max_diagnostics`` per code, and adds one summary per code that had more.
 Callers that can tell whether something would be shown (`wants`,
 `saturated`) skip building the diagnostics past the cap.
+
+``twins`` (`server.engine.conllu.twins.Twins`), when set, is asked about
+each problem added: a UD validation problem that is the same problem is
+taken into it (one diagnostic, carrying both codes).
 """
 
 from __future__ import annotations
@@ -21,16 +25,18 @@ class DiagnosticCap:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.cap = settings.max_diagnostics
-        self.severity: dict[str, Severity | None] = {}
+        self.severity: dict[tuple[str, Severity], Severity | None] = {}
         self.counts: dict[str, int] = {}
         self.problems: list[Problem] = []
         self.first: dict[str, Problem] = {}
         self.summaries: list[Problem] = []
+        self.twins = None
 
     def _severity(self, code: str, default: Severity) -> Severity | None:
-        if code not in self.severity:
-            self.severity[code] = severity_for(self.settings, code, default)
-        return self.severity[code]
+        key = (code, default)  # (one code may come with two defaults: see twins)
+        if key not in self.severity:
+            self.severity[key] = severity_for(self.settings, code, default)
+        return self.severity[key]
 
     def enabled(self, code: str) -> bool:
         # Any default will do: only "off" (None) matters here.
@@ -53,6 +59,8 @@ class DiagnosticCap:
 
     def add(self, problem: Problem, line: int = 0) -> None:
         """A problem (lines relative to ``line``), with the user's severity."""
+        if self.twins is not None:
+            problem = self.twins.claim(problem, line)
         severity = self._severity(problem.code, problem.severity)
         if severity is None:
             return

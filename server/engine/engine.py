@@ -60,6 +60,11 @@ class Engine:
         # language server sets False for editors that keep it in the line
         # (see server.textstore.TextStore).  Files read from disk always do.
         self.lone_cr_ends_lines = True
+        # Whether a rescore may leave a large document's first UD validation
+        # to finish in the background (the language server: its diagnostics
+        # follow, see `validation_pending`); `check` waits for it.
+        self.background_validation = False
+        self.told: set[str] = set()  # validation notes given already (see `new_notes`)
 
     # --- documents ------------------------------------------------------------
 
@@ -228,7 +233,7 @@ class Engine:
                 handler.forget(document)
             else:
                 gold = self.gold_document(document)
-                handler.rescore(document, gold, self.settings, self.log, progress)
+                handler.rescore(document, gold, self.settings, self.log, progress, self.background_validation)
         except Exception as error:  # a fault of ours: say so on the document, start afresh next time
             self.log(f"rescoring {key} failed:\n{traceback.format_exc()}")
             document.failure = excerpt(f"{type(error).__name__}: {error}")
@@ -262,9 +267,11 @@ class Engine:
         if document.binary is not None:
             shown.add(document.binary)
             return shown.finish()
+        handler = handler_for(document)
+        shown.twins = handler.twins(document)  # validation problems that are annoscore's too
         for problem in document.byte_problems:
             shown.add(problem)
-        handler_for(document).diagnostics(document, self.dependents(document.path or ""), self.settings, shown)
+        handler.diagnostics(document, self.dependents(document.path or ""), self.settings, shown)
         return shown.finish()
 
     def score(self, key: str) -> dict[str, Any] | None:
@@ -276,6 +283,21 @@ class Engine:
             return {"path": document.path or document.key, "format": document.format, "gold": None,
                     "metrics": {}, "counts": {"sentences": 0, "unparsed": 0, "refused": 0, "lowConfidence": 0}}
         return handler_for(document).score(document)
+
+    def validation_pending(self, key: str):
+        """A future that is done when the document's first UD validation,
+        left to the background by the last rescore, is done (then rescore
+        it again to show it); None when nothing is pending."""
+        document = self.documents.get(key)
+        return None if document is None else handler_for(document).validation_pending(document)
+
+    def new_notes(self, key: str) -> list[str]:
+        """Why some UD validation did not run for the document (no language,
+        no data …), as far as it was not said before: each note is given once."""
+        document = self.documents.get(key)
+        notes = [] if document is None else [n for n in handler_for(document).notes(document) if n not in self.told]
+        self.told.update(notes)
+        return notes
 
     def report(self, key: str) -> str | None:
         """The plain-text report, as ``annoscore evaluate`` prints it."""

@@ -244,12 +244,22 @@ class LinesHandler:
     def long_pass_ahead(self, document) -> bool:
         return False  # one cached score per line: fast enough without a progress bar
 
-    def rescore(self, document, gold, settings, log, progress) -> None:
+    def rescore(self, document, gold, settings, log, progress, background: bool = False) -> None:
         state = document.results if isinstance(document.results, LineState) else LineState()
         if document.format == "labels":
             document.results = _labels(document, gold, state)
         else:
             document.results = _segmentation(document, gold, state)
+
+    # (UD validation is for CoNLL-U alone.)
+    def twins(self, document) -> None:
+        return None
+
+    def validation_pending(self, document) -> None:
+        return None
+
+    def notes(self, document) -> tuple[str, ...]:
+        return ()
 
     def diagnostics(self, document, dependents, settings, shown) -> None:
         state = document.results if isinstance(document.results, LineState) else LineState()

@@ -168,7 +168,7 @@ def test_falls_back_when_the_second_process_cannot_start(tmp_path, monkeypatch):
     def broken():
         raise OSError("no processes today")
 
-    monkeypatch.setattr(parts, "_forkserver", broken)
+    monkeypatch.setattr(parts, "forkserver_context", broken)
     split, single, key, logs = split_and_single(tmp_path, monkeypatch)
     assert any("no processes today" in m for m in logs), logs
     assert summary(split, key) == summary(single, key)

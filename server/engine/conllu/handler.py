@@ -5,7 +5,9 @@ a CoNLL-U document it calls this handler, which keeps the document's
 results (`ConlluResults`): the index of its analysed sentences and, with
 gold, its `IncrementalScore`.
 
-A rescore first looks at the edits since the last one (`_patch`): each
+A rescore validates the blocks the edits made (UD validation, see
+`validation`; a first validation of many blocks goes to helper processes
+meanwhile), then looks at the edits since the last one (`_patch`): each
 edit's new segments are analysed and put where the removed ones were in the
 index.  When every edit kept the number of sentences, the score is brought
 up to date in place (the same pairing: count the edited units again; or
@@ -45,7 +47,7 @@ from scorer.report import Signature
 from ...config import Settings
 from ...textstore import TextStore, forget_segments
 from ..diagnostics import DiagnosticCap
-from . import parts
+from . import parts, validation
 from .analysis import SentenceInfo, analyze_segment
 from .goldsource import GoldSource
 from .index import SentenceIndex
@@ -70,6 +72,8 @@ class ConlluResults:
     sentences: SentenceIndex | None = None
     # The score against gold; None without gold.
     score: IncrementalScore | None = None
+    # The UD validation of the document; None when it is off.
+    validation: validation.DocumentValidation | None = None
 
     def index(self, store: TextStore) -> SentenceIndex:
         """The index; before a rescore made one, what is analysed so far
@@ -125,7 +129,29 @@ class ConlluHandler:
     # --- rescoring ----------------------------------------------------------------
 
     def rescore(self, document, gold, settings: Settings, log: Callable[[str], None],
-                progress: Progress | None) -> None:
+                progress: Progress | None, background: bool = False) -> None:
+        """Bring the results up to date.  ``background``: a large document's
+        first validation may be left to finish later (`validation_pending`)."""
+        results = results_of(document)
+        checked = results.validation = validation.begin(
+            document, validation.settings_for(settings.validation, document.path), results.validation)
+        self._score(document, gold, settings, log, progress)
+        wait = not background or len(document.store.segments) < validation.BACKGROUND_SEGMENTS
+        validation.end(document, checked, wait, log)
+
+    def validation_pending(self, document):
+        state = results_of(document).validation
+        return None if state is None or state.pending is None else state.pending.future
+
+    def notes(self, document) -> tuple[str, ...]:
+        state = results_of(document).validation
+        return () if state is None else state.notes
+
+    def twins(self, document):
+        return validation.twins(document, results_of(document).validation)
+
+    def _score(self, document, gold, settings: Settings, log: Callable[[str], None],
+               progress: Progress | None) -> None:
         results = results_of(document)
         threshold = settings.threshold
         edits, document.edits = document.edits, []
@@ -273,6 +299,8 @@ class ConlluHandler:
                 info = theirs.gold[k]
                 shown.add(Problem("missing-sentence", f"not in the prediction {name}",
                                   info.first_line, 0, 0, Severity.INFORMATION))
+        # The UD validator's findings that annoscore's own did not take.
+        validation.add_problems(document, results.validation, shown, shown.twins)
 
     def _low_confidence(self, index: SentenceIndex, settings: Settings, shown: DiagnosticCap) -> None:
         """Low-confidence cells become diagnostics only as far as they are

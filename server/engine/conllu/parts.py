@@ -72,14 +72,16 @@ PART_TIMEOUT = 900.0
 _context: Any = None
 
 
-def _forkserver():
+def forkserver_context():
+    """The engine's forkserver (see the module's docstring), shared with the
+    validation helpers (`validation_parts`)."""
     global _context
     if _context is None:
         _context = multiprocessing.get_context("forkserver")
         # "__main__": an editor starts the `annoscore` script, which each
         # process from the forkserver would otherwise run again (importing
         # the whole command line) before it starts.
-        _context.set_forkserver_preload(["__main__", __name__])
+        _context.set_forkserver_preload(["__main__", __name__, f"{__package__}.validation_parts"])
     return _context
 
 
@@ -92,7 +94,7 @@ def prepare() -> None:
     def start() -> None:
         try:
             from multiprocessing import forkserver
-            _forkserver()
+            forkserver_context()
             forkserver.ensure_running()
         except Exception:  # then rescore_in_two tries again, and reports
             pass
@@ -289,7 +291,7 @@ class _Launch(threading.Thread):
         if self.part is None:
             return
         try:
-            context = _forkserver()
+            context = forkserver_context()
             self.connection, theirs = context.Pipe()
             self.process = context.Process(target=_part_main, args=(theirs,), daemon=True)
             self.process.start()

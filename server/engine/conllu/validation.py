@@ -1,0 +1,312 @@
+"""UD validation of a CoNLL-U document in the engine: live and incremental.
+
+The validator (`scorer.validation`) is made for an editor: a block (the
+lines between blank lines, which is what a text segment holds) is validated
+from its text alone, and the checks that need the whole document run over
+the facts the blocks report.  So:
+
+* each segment keeps its block's validation (`SegmentValidation`: the
+  validator's result and the problems made of it), made once for its text
+  and the settings.  An edit makes new segments only where the text
+  changed, and only those are validated again;
+* every rescore runs the document-wide checks (a sent_id used twice,
+  ``newpar`` after ``SpaceAfter=No`` …) over all the blocks' facts, with
+  what lies between blocks: blank lines that are sentences of their own,
+  and CR line ends, which the text store no longer shows
+  (`TextStore.has_cr`).  That is a few ms per 10,000 sentences;
+* the first validation of a document with many blocks goes to helper
+  processes (`validation_parts`) while annoscore's own pass runs here
+  (`begin`, then `end`).  In the language server a large document's first
+  validation is not waited for: its diagnostics follow when it is done
+  (`DocumentValidation.pending`).
+
+One place where segments and the validator's blocks differ: a byte-order
+mark alone on the first line.  The text store sets it apart as a blank
+line, but for the validator that line holds U+FEFF: when no blank line
+follows, it is the first line of the next block (which is then validated
+from the line before its segment, ``joined``); otherwise it is a block of
+its own.
+
+The language and level come from `settings_for`; what could not run (no
+language, no data) is in the notes of `scorer.validation.prepare`, for the
+adapters to tell once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from scorer.problems import Problem
+from scorer.validation import (BlockValidation, FileFacts, Prepared, ValidationSettings, blank_sentence_lines,
+                               guess_language, prepare, validate_block, validate_document)
+from scorer.validation.incident import TESTS, Incident
+
+from ...config import ValidationConfig
+from ...textstore import Segment, TextStore
+from .twins import TWIN_IDS, Twins
+from .validation_parts import MIN_BLOCKS, BlockJob, helpers
+
+# A document with this many segments or more is not waited for in the
+# language server: its first validation's diagnostics follow (see `end`).
+BACKGROUND_SEGMENTS = 5000
+
+
+def settings_for(config: ValidationConfig, path: str | None) -> ValidationSettings | None:
+    """What a document is validated with (None: validation is off).  The
+    language: the setting, else the file's UD name, else the project's;
+    the level, when not set: 5 (which falls back to 3, saying why, without
+    a language or the data)."""
+    if config.level == 0:
+        return None
+    lang = config.lang or (guess_language(path) if path else None) or config.project_lang
+    level = 5 if config.level is None else config.level
+    return ValidationSettings(level, lang, config.data_dir, frozenset(config.exclude),
+                              frozenset(config.include_only))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SegmentValidation:
+    """A segment's block, validated (``result`` None: the segment has no block)."""
+
+    prepared: Prepared
+    # The block starts on the line before the segment, the byte-order mark's
+    # (for the mark's own segment: its line is the next block's).
+    joined: bool
+    result: BlockValidation | None
+    problems: tuple[Problem, ...]    # lines relative to the block's first line
+    twins: tuple[Problem, ...]       # those that may be one of annoscore's problems
+
+
+@dataclass(eq=False)
+class DocumentValidation:
+    settings: ValidationSettings
+    prepared: Prepared
+    # The document-wide problems of the last complete validation (absolute lines).
+    problems: list[Problem] = field(default_factory=list)
+    # A first validation in the helpers, not waited for (see `end`), and
+    # the (segment, joined) it is for.
+    pending: BlockJob | None = None
+    pending_segments: list[tuple[Segment, bool]] = field(default_factory=list)
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        return self.prepared.notes
+
+
+# --- problems ------------------------------------------------------------------
+
+_DATA: dict[str, tuple[tuple[str, object], ...]] = {}
+
+
+def validation_data(test_id: str) -> tuple[tuple[str, object], ...]:
+    """The ``Problem.data`` of a validation problem: its test id, level and class."""
+    data = _DATA.get(test_id)
+    if data is None:
+        level, test_class, _ = TESTS[test_id]
+        data = _DATA[test_id] = (("test_id", test_id), ("level", level), ("class", test_class))
+    return data
+
+
+def problem_of(incident: Incident, line_text: str | None = None) -> Problem:
+    """The diagnostic of an incident.  One the validator places on a line
+    alone (0-0) covers the line, when its text is given."""
+    end = incident.end
+    if not end and not incident.start and line_text:
+        end = len(line_text)
+    return Problem(incident.test_id, incident.message, incident.line, incident.start, end,
+                   TESTS[incident.test_id][2], related=incident.related, data=validation_data(incident.test_id))
+
+
+def _segment_validation(prepared: Prepared, joined: bool, block: str | None,
+                        result: BlockValidation | None) -> SegmentValidation:
+    if result is None or not result.incidents:
+        return SegmentValidation(prepared, joined, result, (), ())
+    lines: list[str] | None = None
+    problems = []
+    for incident in result.incidents:
+        text = None
+        if not incident.start and not incident.end and block is not None:
+            lines = lines if lines is not None else block.split("\n")
+            text = lines[incident.line] if incident.line < len(lines) else None
+        problems.append(problem_of(incident, text))
+    return SegmentValidation(prepared, joined, result, tuple(problems),
+                             tuple(p for p in problems if p.code in TWIN_IDS))
+
+
+# --- which blocks --------------------------------------------------------------
+
+
+def _bom_line_joins(segments: list[Segment]) -> bool:
+    """The byte-order mark's line, alone and followed by no blank line, is
+    the first line of the next block."""
+    return len(segments) > 1 and segments[0].bom and not segments[0].has_block \
+        and segments[0].text.count("\n") == 1
+
+
+def _block_of(segment: Segment, joined: bool) -> tuple[str, bool, bool] | None:
+    """(text, terminated, bom) of a segment's block as the validator reads it;
+    None for a segment without one.  ``joined``: the byte-order mark's line
+    is the block's first (for the mark's own segment: it is not a block)."""
+    if segment.has_block:
+        block = segment.block or ""
+        return ("\n" + block if joined else block), segment.text.endswith("\n\n"), segment.bom or joined
+    if segment.bom and not joined:  # the mark alone, with a blank line after it (or the whole file)
+        return "", segment.text.count("\n") >= 2, True
+    return None
+
+
+def _current(segment: Segment, prepared: Prepared, joined: bool) -> bool:
+    v = segment.validation
+    return v is not None and v.prepared is prepared and v.joined == joined  # type: ignore[attr-defined]
+
+
+def _validate_here(segment: Segment, prepared: Prepared, joined: bool) -> None:
+    block = _block_of(segment, joined)
+    result = None if block is None else validate_block(block[0], prepared, block[1], block[2])
+    segment.validation = _segment_validation(prepared, joined, None if block is None else block[0], result)
+
+
+# --- rescoring -------------------------------------------------------------------
+
+
+def begin(document: Any, vsettings: ValidationSettings | None,
+          previous: DocumentValidation | None) -> DocumentValidation | None:
+    """Validate the blocks the edits since the last rescore made (here), or
+    hand a first validation of many blocks to the helpers; `end` completes
+    it.  ``vsettings`` None: validation is off."""
+    if vsettings is None:
+        if previous is not None and previous.pending is not None:
+            previous.pending.cancel()
+        return None
+    prepared = prepare(vsettings)
+    state = previous
+    if state is None or state.prepared is not prepared:
+        if state is not None and state.pending is not None:
+            state.pending.cancel()
+        state = DocumentValidation(vsettings, prepared)
+    segments = document.store.segments
+    joins = _bom_line_joins(segments)
+    waiting = {id(s) for s, _ in state.pending_segments}
+    todo = []
+    for k, s in enumerate(segments):  # (the loop of every rescore: kept plain)
+        v = s.validation
+        joined = joins and k < 2
+        if v is None or v.prepared is not prepared or v.joined != joined:  # type: ignore[attr-defined]
+            if id(s) not in waiting:
+                todo.append((s, joined))
+    if len(todo) >= MIN_BLOCKS and helpers() > 1 and state.pending is None:
+        blocks, chosen = [], []
+        for s, joined in todo:
+            block = _block_of(s, joined)
+            if block is None:
+                _validate_here(s, prepared, joined)
+            else:
+                blocks.append(block)
+                chosen.append((s, joined))
+        job = BlockJob(blocks, vsettings)
+        if job.error is None:
+            state.pending, state.pending_segments = job, chosen
+            return state
+    for s, joined in todo:
+        _validate_here(s, prepared, joined)
+    return state
+
+
+def end(document: Any, state: DocumentValidation | None, wait: bool = True,
+        log: Callable[[str], None] | None = None) -> None:
+    """Take the helpers' results (waiting for them, unless ``wait`` is False
+    and they are not done yet), then run the document-wide checks."""
+    if state is None:
+        return
+    job = state.pending
+    prepared = state.prepared
+    if job is not None:
+        if not wait and not job.done():
+            return
+        results = job.results()
+        chosen, state.pending, state.pending_segments = state.pending_segments, None, []
+        if results is None:
+            if log is not None:
+                log(f"validating in helper processes failed ({job.error}): validating here")
+        else:
+            for (s, joined), result in zip(chosen, results):
+                if not _current(s, prepared, joined):
+                    block = _block_of(s, joined)
+                    s.validation = _segment_validation(prepared, joined, block[0] if block else None, result)
+        # What the helpers did not do (they failed, or the first line changed meanwhile).
+        segments = document.store.segments
+        joins = _bom_line_joins(segments)
+        for k, s in enumerate(segments):
+            if not _current(s, prepared, joins and k < 2):
+                _validate_here(s, prepared, joins and k < 2)
+    state.problems = _document_problems(document.store, prepared)
+
+
+def _document_problems(store: TextStore, prepared: Prepared) -> list[Problem]:
+    """The document-wide checks, over every block's facts (`begin` and
+    `end` validated every segment)."""
+    entries: list[tuple[int, BlockValidation]] = []
+    spans: list[tuple[int, int, int]] = []
+    segments = store.segments
+    for segment in segments:
+        v: SegmentValidation = segment.validation  # type: ignore[assignment]
+        result = v.result
+        ends_line = segment.text.endswith("\n")
+        if result is None:
+            if not v.joined:  # (the mark's line is in the next block)
+                spans.append((segment.first_line, 0, segment.n_lines if ends_line else 0))
+            continue
+        first = segment.first_line - v.joined
+        entries.append((first, result))
+        # (first line, lines of the block, blank lines after it)
+        spans.append((first, result.n_lines, segment.n_lines + v.joined - result.n_lines if ends_line else 0))
+    if not segments or (len(segments) == 1 and not segments[0].text):
+        line_count = 0
+    else:
+        line_count = segments[-1].first_line + segments[-1].n_lines
+    facts = FileFacts(line_count, store.has_cr, blank_sentence_lines(spans))
+    return [problem_of(i, store.line(i.line)) for i in validate_document(entries, facts, prepared)]
+
+
+# --- what is shown ------------------------------------------------------------------
+
+
+def twins(document: Any, state: DocumentValidation | None) -> Twins | None:
+    """The validation problems annoscore's own may take (see `twins`):
+    (absolute problem, the problem kept) pairs."""
+    if state is None:
+        return None
+    store = document.store
+    found = [(p, p) for p in state.problems if p.code in TWIN_IDS] if state.pending is None else []
+    for segment in store.segments:
+        v = segment.validation
+        if v is not None and v.twins and v.prepared is state.prepared:  # type: ignore[attr-defined]
+            first = segment.first_line - v.joined  # type: ignore[attr-defined]
+            found.extend((p.shifted(first), p) for p in v.twins)  # type: ignore[attr-defined]
+    return Twins(found, store.segment_at) if found else None
+
+
+def add_problems(document: Any, state: DocumentValidation | None, shown: Any, taken: Twins | None) -> None:
+    """The validation problems that annoscore's own did not take, to ``shown``
+    (a `DiagnosticCap`)."""
+    if state is None:
+        return
+    prepared = state.prepared
+    taken_ids = taken.taken if taken is not None else set()
+    for segment in document.store.segments:
+        v = segment.validation
+        if v is None or not v.problems or v.prepared is not prepared:  # type: ignore[attr-defined]
+            continue
+        problems = v.problems  # type: ignore[attr-defined]
+        first = segment.first_line - v.joined  # type: ignore[attr-defined]
+        if taken_ids and v.twins:  # type: ignore[attr-defined]
+            problems = [p for p in problems if id(p) not in taken_ids]
+        elif shown.saturated(problems):  # past the cap: only counted
+            continue
+        for p in problems:
+            shown.add(p, first)
+    if state.pending is None:
+        for p in state.problems:
+            if id(p) not in taken_ids:
+                shown.add(p)

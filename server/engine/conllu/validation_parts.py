@@ -1,0 +1,195 @@
+"""Validating many blocks in helper processes: a document's first validation.
+
+Validating a block takes the UD validator's checks a few times longer than
+annoscore's own reading of it, so the first validation of a large document
+(opening it, `annoscore check`) is handed to helper processes while this
+one does annoscore's own pass; later edits validate their few blocks here.
+
+The helpers are a pool of processes started once from the engine's
+forkserver (`parts.forkserver_context`: a clean process with the engine
+imported; forking the language server itself, which runs threads, could
+leave a lock held in the child), kept for later documents so that their
+caches of values known to pass stay warm.  The blocks go through a
+temporary file that only the user can read, removed once every helper has
+read its part (sent through a pipe, a large text would wait on this
+process's own work for every write); each helper gets a range of it and
+sends back the blocks' `BlockValidation`s.  Validating a block depends on
+its text and the settings alone, so where it is done changes nothing.  When
+a helper cannot be started or fails, `BlockJob.results` says so (None) and
+the caller validates the blocks itself.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import gc
+import os
+import tempfile
+import threading
+from typing import Sequence
+
+from scorer.validation import BlockValidation, ValidationSettings, prepare, validate_block
+
+from ...parallel import default_jobs
+
+# Below this many blocks, validating them here costs less than handing them over.
+MIN_BLOCKS = 600
+# Blocks per task: small enough that the helpers end close together.
+TASK_BLOCKS = 4000
+
+_pool: concurrent.futures.ProcessPoolExecutor | None = None
+_pool_lock = threading.Lock()
+_failures = 0   # pools that broke (a helper died)
+_broken = False  # helpers cannot be had here: blocks are validated in this process
+
+
+def helpers() -> int:
+    """How many helper processes there are to be (0: none, do it here)."""
+    return 0 if _broken else default_jobs()
+
+
+def _quiet_helper() -> None:
+    # Anything printed must not reach the language server's stdout.
+    os.dup2(2, 1)
+
+
+def _get_pool() -> concurrent.futures.ProcessPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            from .parts import forkserver_context
+            _pool = concurrent.futures.ProcessPoolExecutor(
+                max_workers=default_jobs(), mp_context=forkserver_context(), initializer=_quiet_helper)
+        return _pool
+
+
+def _forget_pool() -> None:
+    """A helper died: the next job starts new ones (once; then none)."""
+    global _pool, _broken, _failures
+    with _pool_lock:
+        _failures += 1
+        _broken = _failures >= 2
+        _pool = None
+
+
+def shutdown() -> None:
+    """Stop the helpers (the server shuts down)."""
+    global _pool
+    with _pool_lock:
+        if _pool is not None:
+            _pool.shutdown(wait=False, cancel_futures=True)
+            _pool = None
+
+
+def _validate_range(path: str, offset: int, size: int, lengths: list[int], flags: list[tuple[bool, bool]],
+                    settings: ValidationSettings) -> list[BlockValidation]:
+    """(In a helper.)  The blocks at ``offset`` of the file, ``lengths``
+    code points each."""
+    with open(path, "rb") as source:
+        source.seek(offset)
+        text = source.read(size).decode("utf-8")
+    prepared = prepare(settings)
+    out = []
+    pos = 0
+    enabled = gc.isenabled()
+    gc.disable()  # many objects made, no cycles among them
+    try:
+        for length, (terminated, bom) in zip(lengths, flags):
+            out.append(validate_block(text[pos:pos + length], prepared, terminated, bom))
+            pos += length
+    finally:
+        if enabled:
+            gc.enable()
+    return out
+
+
+class BlockJob:
+    """Blocks being validated by the helpers.  ``future`` is done when they
+    all are (successfully or not)."""
+
+    def __init__(self, blocks: Sequence[tuple[str, bool, bool]], settings: ValidationSettings,
+                 tasks: int | None = None) -> None:
+        self.count = len(blocks)
+        self.future: concurrent.futures.Future = concurrent.futures.Future()
+        self._parts: list[concurrent.futures.Future] = []
+        self._path: str | None = None
+        self._left = 0
+        self._lock = threading.Lock()
+        self.error: str | None = None
+        try:
+            self._start(blocks, settings, tasks)
+        except Exception as error:  # no helper: the caller does it itself
+            self._fail(f"could not hand the blocks to a helper process: {error}")
+
+    def _start(self, blocks: Sequence[tuple[str, bool, bool]], settings: ValidationSettings,
+               tasks: int | None) -> None:
+        n = tasks or max(1, -(-len(blocks) // TASK_BLOCKS))
+        size = -(-len(blocks) // n)
+        handle, self._path = tempfile.mkstemp(prefix="annoscore-validate-", suffix=".conllu")
+        ranges = []
+        with os.fdopen(handle, "wb") as out:
+            offset = 0
+            for start in range(0, len(blocks), size):
+                part = blocks[start:start + size]
+                written = out.write("".join(text for text, _, _ in part).encode("utf-8"))
+                ranges.append((offset, written, [len(text) for text, _, _ in part],
+                               [(terminated, bom) for _, terminated, bom in part]))
+                offset += written
+        pool = _get_pool()
+        self._left = len(ranges)
+        for offset, written, lengths, flags in ranges:
+            part_future = pool.submit(_validate_range, self._path, offset, written, lengths, flags, settings)
+            self._parts.append(part_future)
+            part_future.add_done_callback(self._part_done)
+
+    def _part_done(self, part: concurrent.futures.Future) -> None:
+        with self._lock:
+            self._left -= 1
+            last = self._left == 0
+        if part.cancelled():
+            self.error = self.error or "cancelled"
+        elif part.exception() is not None:
+            self.error = self.error or f"a helper process failed: {part.exception()}"
+            if isinstance(part.exception(), concurrent.futures.process.BrokenProcessPool):
+                _forget_pool()
+        if last:
+            self._remove()
+            if not self.future.done():
+                self.future.set_result(None)
+
+    def _fail(self, message: str) -> None:
+        global _broken
+        self.error = message
+        _broken = True
+        self._remove()
+        if not self.future.done():
+            self.future.set_result(None)
+
+    def _remove(self) -> None:
+        if self._path is not None:
+            try:
+                os.unlink(self._path)
+            except OSError:
+                pass
+            self._path = None
+
+    def done(self) -> bool:
+        return self.future.done()
+
+    def results(self, timeout: float | None = None) -> list[BlockValidation] | None:
+        """The blocks' validations in order (waiting for them), or None when
+        a helper failed (``error`` says why)."""
+        try:
+            self.future.result(timeout)
+        except concurrent.futures.TimeoutError:
+            return None
+        if self.error is not None:
+            return None
+        out: list[BlockValidation] = []
+        for part in self._parts:
+            out.extend(part.result())
+        return out if len(out) == self.count else None
+
+    def cancel(self) -> None:
+        for part in self._parts:
+            part.cancel()
