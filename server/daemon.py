@@ -25,7 +25,11 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Shown:
-    """A diagnostic as the command line shows it (1-based)."""
+    """A diagnostic as the command line shows it (1-based).  A UD validation
+    finding carries the validator's test id, level and class (its code is
+    the test id, or annoscore's own code when both found the problem: see
+    `server.engine.conllu.twins`, which also gives ``ud_line``, the line
+    the validator reports it on, when that is another)."""
 
     path: str
     line: int
@@ -34,18 +38,35 @@ class Shown:
     severity: str
     code: str
     message: str
+    test_id: str | None = None
+    level: int | None = None
+    test_class: str | None = None
+    ud_line: int | None = None
 
     def text(self) -> str:
-        return f"{self.path}:{self.line}:{self.column}: {self.severity} {self.code} {self.message}"
+        also = f" [{self.test_id}]" if self.test_id is not None and self.test_id != self.code else ""
+        return f"{self.path}:{self.line}:{self.column}: {self.severity} {self.code} {self.message}{also}"
 
     def as_json(self) -> dict[str, Any]:
-        return {"path": self.path, "line": self.line, "column": self.column, "end_column": self.end_column,
-                "severity": self.severity, "code": self.code, "message": self.message}
+        out: dict[str, Any] = {"path": self.path, "line": self.line, "column": self.column,
+                               "end_column": self.end_column, "severity": self.severity, "code": self.code,
+                               "message": self.message}
+        if self.test_id is not None:
+            out.update({"test_id": self.test_id, "level": self.level, "class": self.test_class})
+            if self.ud_line is not None:
+                out["ud_line"] = self.ud_line
+        return out
 
 
 def shown(path: str, problem: Problem) -> Shown:
+    test_id = problem.datum("test_id") if problem.data else None
+    if test_id is None:
+        return Shown(path, problem.line + 1, problem.start + 1, problem.end + 1, problem.severity.label,
+                     problem.code, problem.message)
+    ud_line = problem.datum("ud_line")
     return Shown(path, problem.line + 1, problem.start + 1, problem.end + 1, problem.severity.label,
-                 problem.code, problem.message)
+                 problem.code, problem.message, str(test_id), problem.datum("level"),  # type: ignore[arg-type]
+                 problem.datum("class"), None if ud_line is None else ud_line + 1)  # type: ignore[arg-type, operator]
 
 
 CONFIG_FILES = ("annoscore.toml", "pyproject.toml")

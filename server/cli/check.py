@@ -1,9 +1,18 @@
-"""``annoscore check FILE… [--gold G] [--json]``: diagnostics once, for CI and pre-commit.
+"""``annoscore check FILE… [--gold G] [--json] [--lang L] [--level N] …``: diagnostics once, for CI and pre-commit.
+
+Every diagnostic of a file, with the UD validator's findings among them
+(`server.engine.conllu.validation`; ``--lang``, ``--level``,
+``--exclude``, ``--include-only``, ``--ud-data`` choose what is validated,
+over the project file's settings).  Nothing is capped: every diagnostic is
+listed.
 
 Exit status as linters have it: 0 when nothing at or above ``--fail-on``
-(default: warning) was found, 1 when something was, 2 for a wrong command
-line.  Information (low confidence, sentences not parsed yet) and hints do
-not fail a check unless asked.
+was found, 1 when something was, 2 for a wrong command line.  Without
+``--fail-on``, annoscore's own warnings fail the check and the validator's
+do not, as the validator itself passes a file with warnings only.
+Information (low confidence, sentences not parsed yet) and hints do not
+fail a check unless asked.  Why some validation could not run (no language
+for levels 4-5, no UD data) is said once on stderr.
 """
 
 from __future__ import annotations
@@ -38,9 +47,51 @@ def add_parser(subparsers) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.add_argument("--threshold", type=float, metavar="T",
                    help="cells with a confidence (Conf= in MISC) below T are shown (default 0.8)")
-    p.add_argument("--fail-on", choices=FAIL_ON, default="warning",
-                   help="the least severe diagnostic that makes the exit status 1 (default: warning)")
+    p.add_argument("--fail-on", choices=FAIL_ON, default=None,
+                   help="the least severe diagnostic that makes the exit status 1 (default: warning, and "
+                        "error for the UD validator's findings)")
+    v = p.add_argument_group("UD validation", "the official UD validator's checks (levels 1-5), with the same "
+                                              "test ids as codes")
+    v.add_argument("--level", type=int, choices=range(0, 6), metavar="N",
+                   help="validation level 1-5, 0 for none (default: 5 when a language and the UD data are at "
+                        "hand, else 3)")
+    v.add_argument("--lang", metavar="L", help="the language for levels 4-5 (default: from a UD file name such "
+                                               "as en_ewt-ud-dev.conllu, else lang in annoscore.toml)")
+    v.add_argument("--exclude", nargs="+", action="extend", metavar="ID",
+                   help="test ids or classes (FORMAT, MORPHO, SYNTAX, ENHANCED, METADATA, UNICODE) not to report")
+    v.add_argument("--include-only", nargs="+", action="extend", metavar="ID",
+                   help="report only these test ids or classes")
+    v.add_argument("--ud-data", metavar="DIR", help="the data/ folder of the UD tools (default: the installed "
+                                                    "udtools package's)")
     p.set_defaults(run=run)
+
+
+def validation_config(args: argparse.Namespace, base):
+    """The project's validation settings with the command line's over them."""
+    from dataclasses import replace
+
+    from ..config import _Reader
+
+    reader = _Reader("check")
+    changes = {}
+    if args.level is not None:
+        changes["level"] = args.level
+    if args.lang is not None:
+        lang = reader.language({"--lang": args.lang}, "--lang", None)
+        if reader.problems:
+            raise UsageError(f"--lang {args.lang}: a UD language code is letters, such as en or cop")
+        changes["lang"] = lang
+    for option, name in (("exclude", "--exclude"), ("include_only", "--include-only")):
+        names = getattr(args, option)
+        if names:
+            names = [n for given in names for n in given.replace(",", " ").split()]
+            known = reader.test_ids({name: names}, name, ())
+            if reader.problems:
+                raise UsageError(reader.problems[0].message.split(": ", 2)[-1].replace("; left out", ""))
+            changes[option] = known
+    if args.ud_data is not None:
+        changes["data_dir"] = os.path.abspath(os.path.expanduser(args.ud_data))
+    return replace(base, **changes)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,9 +107,12 @@ def run(args: argparse.Namespace) -> int:
         check_input_file(args.gold, "gold")
     settings = Settings() if args.threshold is None else Settings(threshold=args.threshold)
     workspace = DiskWorkspace(os.getcwd(), settings)
+    from dataclasses import replace
+    engine_settings = replace(workspace.engine.settings, max_diagnostics=sys.maxsize,
+                              validation=validation_config(args, workspace.engine.settings.validation))
     if args.threshold is not None:
-        from dataclasses import replace
-        workspace.engine.settings = replace(workspace.engine.settings, threshold=args.threshold)
+        engine_settings = replace(engine_settings, threshold=args.threshold)
+    workspace.engine.settings = engine_settings
     workspace.gold_override = args.gold
     keys = [os.path.abspath(p) for p in files_under(args.files)
             if workspace.add(p) or (os.path.isfile(p) and p in args.files and _unreadable(workspace, p))]
@@ -66,15 +120,18 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"{', '.join(args.files)}: no file annoscore reads here (it reads .conllu, .conll, "
                          ".txt and .tsv files, and the files annoscore.toml pairs)")
     workspace.rescore(keys)
-    threshold = FAIL_ON[args.fail_on]
+    threshold = FAIL_ON[args.fail_on or "warning"]
     failing = 0
     report = []
     for key in keys:
         diagnostics = workspace.diagnostics(key)
-        failing += sum(1 for d in diagnostics if FAIL_ON[d.severity] <= threshold)
+        failing += sum(1 for d in diagnostics if _fails(d, threshold, args.fail_on is None))
         report.append((key, diagnostics, workspace.score(key), workspace.status(key)))
     for problem in workspace.config_problems:
         print(f"annoscore check: {problem.text()}", file=sys.stderr)
+    for key in keys:
+        for note in workspace.engine.new_notes(key):
+            print(f"annoscore check: UD validation: {note}", file=sys.stderr)
     if args.json:
         json.dump({"files": [{"path": shown_path(k), "diagnostics": [d.as_json() for d in ds],
                               "score": score} for k, ds, score, _ in report],
@@ -86,6 +143,15 @@ def run(args: argparse.Namespace) -> int:
                 print(d.text())
             print(f"{shown_path(key)}: {status}", file=sys.stderr)
     return 1 if failing else 0
+
+
+def _fails(diagnostic, threshold: Severity, validator_rule: bool) -> bool:
+    """Whether a diagnostic fails the check: at or above ``threshold``; a
+    finding of the UD validator's, by default, only when it is an error
+    (the validator passes a file with warnings)."""
+    if validator_rule and diagnostic.test_id is not None:
+        return diagnostic.severity == "error"
+    return FAIL_ON[diagnostic.severity] <= threshold
 
 
 def _unreadable(workspace: DiskWorkspace, path: str) -> bool:

@@ -134,7 +134,8 @@ class ConlluHandler:
         first validation may be left to finish later (`validation_pending`)."""
         results = results_of(document)
         checked = results.validation = validation.begin(
-            document, validation.settings_for(settings.validation, document.path), results.validation)
+            document, validation.settings_for(settings.validation, document.path), results.validation,
+            auto=settings.validation.level is None)
         self._score(document, gold, settings, log, progress)
         wait = not background or len(document.store.segments) < validation.BACKGROUND_SEGMENTS
         validation.end(document, checked, wait, log)

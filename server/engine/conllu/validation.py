@@ -89,9 +89,14 @@ class DocumentValidation:
     pending: BlockJob | None = None
     pending_segments: list[tuple[Segment, bool]] = field(default_factory=list)
 
+    auto: bool = False   # the level was not set (5 if it can run, else 3)
+
     @property
     def notes(self) -> tuple[str, ...]:
-        return self.prepared.notes
+        notes = self.prepared.notes
+        if self.auto:  # (nobody asked for level 5: say what did not run)
+            notes = tuple(n.replace("level 5 needs", "levels 4-5 need", 1) for n in notes)
+        return notes
 
 
 # --- problems ------------------------------------------------------------------
@@ -170,11 +175,12 @@ def _validate_here(segment: Segment, prepared: Prepared, joined: bool) -> None:
 # --- rescoring -------------------------------------------------------------------
 
 
-def begin(document: Any, vsettings: ValidationSettings | None,
-          previous: DocumentValidation | None) -> DocumentValidation | None:
+def begin(document: Any, vsettings: ValidationSettings | None, previous: DocumentValidation | None,
+          auto: bool = False) -> DocumentValidation | None:
     """Validate the blocks the edits since the last rescore made (here), or
     hand a first validation of many blocks to the helpers; `end` completes
-    it.  ``vsettings`` None: validation is off."""
+    it.  ``vsettings`` None: validation is off; ``auto``: its level was not
+    set (see `settings_for`)."""
     if vsettings is None:
         if previous is not None and previous.pending is not None:
             previous.pending.cancel()
@@ -184,7 +190,7 @@ def begin(document: Any, vsettings: ValidationSettings | None,
     if state is None or state.prepared is not prepared:
         if state is not None and state.pending is not None:
             state.pending.cancel()
-        state = DocumentValidation(vsettings, prepared)
+        state = DocumentValidation(vsettings, prepared, auto=auto)
     segments = document.store.segments
     joins = _bom_line_joins(segments)
     waiting = {id(s) for s, _ in state.pending_segments}
