@@ -42,7 +42,7 @@ from scorer import __version__
 from scorer.problems import Problem
 
 from ..engine import Engine
-from ..engine.conllu import parts
+from ..engine.conllu import parts, validation_parts
 from ..textstore import TextStore
 from .features.base import LanguageFeature
 from .positions import UTF16, UTF32, from_client, to_client
@@ -59,6 +59,9 @@ class AnnoscoreServer(LanguageServer):
         super().__init__("annoscore", __version__, protocol_cls=AnnoscoreProtocol,
                          text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.engine = Engine(log=logger.info)
+        # A large document's first UD validation is not waited for: its
+        # diagnostics follow (see Scoring).
+        self.engine.background_validation = True
         self.worker = EngineWorker()
         self.tasks = Tasks()
         self.encoding = UTF16
@@ -88,11 +91,12 @@ class AnnoscoreServer(LanguageServer):
         return status
 
     def stop_work(self) -> None:
-        """Stop every feature's background work and the engine's thread."""
+        """Stop every feature's background work, the engine's thread and its helpers."""
         for feature in self.feature_objects.values():
             feature.stop()
         self.tasks.cancel_all()
         self.worker.shutdown()
+        validation_parts.shutdown()
 
     def close(self) -> None:
         self.stop_work()
@@ -167,6 +171,10 @@ class AnnoscoreServer(LanguageServer):
             diagnostic: dict[str, Any] = {
                 "range": {"start": position(p.line, p.start), "end": position(p.line, p.end)},
                 "severity": int(p.severity), "code": p.code, "source": "annoscore", "message": p.message}
+            if p.data:
+                data = validation_data(p)
+                if data is not None:
+                    diagnostic["data"] = data
             if p.related:
                 diagnostic["relatedInformation"] = [
                     {"location": {"uri": uri, "range": {"start": position(r.line, r.start),
@@ -228,6 +236,20 @@ class AnnoscoreServer(LanguageServer):
         gold = payload.get("gold")
         payload["gold"] = self.uri_for(gold) if gold else None
         return payload
+
+
+def validation_data(problem: Problem) -> dict[str, Any] | None:
+    """A UD validation finding's ``data``: the validator's test id, level and
+    class (and ``ud_line``, 0-based, when the validator reports it on another
+    line: see `server.engine.conllu.twins`); None for other problems."""
+    test_id = problem.datum("test_id")
+    if test_id is None:
+        return None
+    data = {"test_id": test_id, "level": problem.datum("level"), "class": problem.datum("class")}
+    ud_line = problem.datum("ud_line")
+    if ud_line is not None:
+        data["ud_line"] = ud_line
+    return data
 
 
 def features() -> tuple[type[LanguageFeature], ...]:

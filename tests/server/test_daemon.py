@@ -28,8 +28,13 @@ def test_check_exit_codes(tmp_path, monkeypatch, capsys):
     head_line, head_start, _ = cell(PRED, line_of(PRED, "2\tb\tb\tX\t_\t_\t3\tdep\t_\t_"), 6)
     assert (int(row), int(column)) == (head_line + 1, head_start + 1)  # the HEAD cell, 1-based
     clean = tmp_path / "clean.conllu"
-    clean.write_text("1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n\n", encoding="utf-8")
+    clean.write_text("# sent_id = c1\n# text = a\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n\n", encoding="utf-8")
     assert main(["check", "clean.conllu"]) == 0
+    # Valid UD matters too: without its # text, the validator's missing-text fails the check.
+    clean.write_text("# sent_id = c1\n1\ta\ta\tX\t_\t_\t0\troot\t_\t_\n\n", encoding="utf-8")
+    assert main(["check", "clean.conllu"]) == 1
+    assert "clean.conllu:2:1: error missing-text " in capsys.readouterr().out
+    assert main(["check", "clean.conllu", "--level", "0"]) == 0
     assert main(["check", "x.conllu", "--fail-on", "error", "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["failing"] > 0 and data["files"][0]["score"]["format"] == "conllu"
@@ -128,7 +133,10 @@ def test_watch_reports_changes_and_stops_on_ctrl_c(tmp_path):
         pred.write_text(PRED.replace("2\tb\tb\tX\t_\t_\t3\tdep", "2\tb\tb\tX\t_\t_\t1\tdep"), encoding="utf-8")
         change = _event_for(process, "x.conllu")
         assert change["event"] == "change"
-        assert {d["code"] for d in change["removed"]} == {"cycle"} and not change["added"]
+        assert {d["code"] for d in change["removed"]} == {"cycle"}
+        # A tree again: the UD validator now reads the sentence on, to its missing # text.
+        first_word = line_of(PRED, "# sent_id = s2") + 1
+        assert [(d["code"], d["line"]) for d in change["added"]] == [("missing-text", first_word + 1)]
         assert change["score"]["metrics"]["LAS"]["f1"] > las
         # The gold changes: the prediction is rescored.
         gold.write_text(gold.read_text().replace("2\tcat\tcat\tNOUN", "2\tcat\tcat\tVERB"), encoding="utf-8")

@@ -3,9 +3,10 @@
 Numbers past what a machine integer holds (a HEAD of 2^63, a DEPS head of
 10^20) are numbers to ``int()``, as the official scorer reads them: they
 must come out as ``head-out-of-range`` / ``format-deps`` with the rest
-scored, in ``evaluate``, ``check`` and the engine alike.  And when the
-engine itself fails on a document (a bug), the document says so and the
-score is null, never a confident zero.
+scored, in ``evaluate``, ``check`` and the engine alike (the UD validator
+says so too, as ``unknown-head`` / ``unknown-ehead``: one diagnostic, which
+carries its test id).  And when the engine itself fails on a document (a
+bug), the document says so and the score is null, never a confident zero.
 """
 
 from __future__ import annotations
@@ -20,8 +21,10 @@ from server.cli import main
 from server.config import Settings
 from server.engine import Engine
 
-GOLD = conllu("# sent_id = a\n1 The the DET DT _ 2 det 2:det _\n2 cat cat NOUN NN _ 0 root 0:root _",
-              "# sent_id = b\n1 It it PRON PRP _ 2 nsubj 2:nsubj _\n2 sat sit VERB VBD _ 0 root 0:root _")
+# (Valid UD, so that the one problem made below is all there is to report.)
+GOLD = conllu("# sent_id = a\n# text = The cat\n1 The the DET DT _ 2 det 2:det _\n2 cat cat NOUN NN _ 0 root 0:root _",
+              "# sent_id = b\n# text = It sat\n1 It it PRON PRP _ 2 nsubj 2:nsubj|2:nsubj:xsubj _\n"
+              "2 sat sit VERB VBD _ 0 root 0:root _")
 HUGE = ["9223372036854775808", "99999999999999999999", "1" + "0" * 60]
 
 
@@ -33,12 +36,13 @@ def with_cell(text: str, row: int, column: int, value: str) -> str:
     return "\n".join(lines)
 
 
-CASES = [(6, h, "head-out-of-range") for h in HUGE] + [(8, f"{h}:det", "format-deps") for h in HUGE]
+CASES = [(6, h, "head-out-of-range", "unknown-head") for h in HUGE] + \
+    [(8, f"{h}:det", "format-deps", "unknown-ehead") for h in HUGE]
 
 
-@pytest.mark.parametrize("column,value,code", CASES)
-def test_numbers_past_int64_are_reported_and_the_rest_scored(tmp_path, capsys, column, value, code):
-    pred = with_cell(GOLD, 1, column, value)
+@pytest.mark.parametrize("column,value,code,test_id", CASES)
+def test_numbers_past_int64_are_reported_and_the_rest_scored(tmp_path, capsys, column, value, code, test_id):
+    pred = with_cell(GOLD, 2, column, value)
     pred_path, gold_path = write(tmp_path, "x.conllu", pred), write(tmp_path, "x.gold.conllu", GOLD)
     result = evaluate_files(pred_path, gold_path)
     assert result.refused.count == 1
@@ -48,8 +52,8 @@ def test_numbers_past_int64_are_reported_and_the_rest_scored(tmp_path, capsys, c
     status = main(["check", str(pred_path), "--json"])
     report = json.loads(capsys.readouterr().out)
     assert status == 1
-    codes = [d["code"] for d in report["files"][0]["diagnostics"]]
-    assert codes == [code]
+    codes = [(d["code"], d.get("test_id")) for d in report["files"][0]["diagnostics"]]
+    assert codes == [(code, test_id)]
     assert report["files"][0]["score"]["counts"]["sentences"] == 2
     # the engine, as the language server drives it
     engine = Engine(str(tmp_path), Settings())
@@ -151,9 +155,17 @@ def test_a_long_cycle_costs_linear_time_and_output(tmp_path, capsys):
     main(["evaluate", str(path), str(path), "--json"])
     assert len(capsys.readouterr().out) < 20_000  # a cycle named once, not once per word
     main(["check", str(path), "--json"])
-    diagnostics = json.loads(capsys.readouterr().out)["files"][0]["diagnostics"]
+    out = capsys.readouterr().out
+    diagnostics = json.loads(out)["files"][0]["diagnostics"]
     cycle = [d for d in diagnostics if d["code"] == "cycle"]
-    assert len(cycle) == Settings().max_diagnostics + 1  # the shown ones and the summary
+    assert len(cycle) == n  # check lists everything: each HEAD of the cycle once
+    assert len(out) < 400 * n  # each of them short (the cycle's words cut short in the middle)
+    # The editor's view is capped: the first ones, and one summary.
+    engine = Engine(str(tmp_path), Settings())
+    engine.open(str(path), str(path), pred, 1)
+    engine.rescore(str(path))
+    shown = [p for p in engine.diagnostics(str(path)) if p.code == "cycle"]
+    assert len(shown) == Settings().max_diagnostics + 1 and "more 'cycle' diagnostics" in shown[-1].message
 
 
 # --- low confidence -----------------------------------------------------------------

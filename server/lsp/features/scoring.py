@@ -10,6 +10,12 @@ Requests: ``annoscore/score`` ``{uri}`` returns the score payload (or null);
 Command ``annoscore.rescore`` (optional argument: a URI, or ``{uri}``;
 default every open document).  Params of another shape are refused with
 InvalidParams before a handler runs (`AnnoscoreProtocol.check_params`).
+
+UD validation: a large document's first validation runs in helper
+processes and is not waited for (`Engine.validation_pending`); when it is
+done the document is rescored again, which publishes its findings.  Why
+some validation did not run (no language for levels 4-5, no UD data) is
+told once, as a message (`Engine.new_notes`).
 """
 
 from __future__ import annotations
@@ -17,6 +23,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from typing import Any
+
+from lsprotocol import types
 
 from .base import LanguageFeature
 from ..progress import PassProgress
@@ -64,6 +72,7 @@ class Scoring(LanguageFeature):
     def __init__(self, server) -> None:
         super().__init__(server)
         self._pending: dict[str, asyncio.Task] = {}
+        self._validating: dict[str, Any] = {}  # key -> the validation future waited for
 
     def register(self) -> None:
         server = self.server
@@ -132,12 +141,30 @@ class Scoring(LanguageFeature):
         finally:
             if progress is not None:
                 progress.end()
-        for other, found in results:
+        for other, found, notes, validating in results:
             self._send(other, *found)
+            for note in notes:
+                ls.window_show_message(types.ShowMessageParams(
+                    type=types.MessageType.Info, message=f"annoscore: UD validation: {note}"))
+                logger.info("UD validation: %s", note)
+            if validating is not None and self._validating.get(other) is not validating:
+                self._validating[other] = validating
+                ls.tasks.spawn(self._after_validation(other, validating), f"validation of {other}")
 
-    def _rescore_and_results(self, key: str, progress=None) -> list[tuple[str, tuple]]:
+    def _rescore_and_results(self, key: str, progress=None) -> list[tuple]:
         """(On the engine thread.)"""
-        return [(other, self._results(other)) for other in self.server.engine.rescore(key, progress)]
+        engine = self.server.engine
+        return [(other, self._results(other), engine.new_notes(other), engine.validation_pending(other))
+                for other in engine.rescore(key, progress)]
+
+    async def _after_validation(self, key: str, validating) -> None:
+        """A first validation left to the helpers is done: show it."""
+        try:
+            await asyncio.wrap_future(validating)
+        finally:
+            if self._validating.get(key) is validating:
+                del self._validating[key]
+        self.schedule(key)
 
     def _send(self, key: str, diagnostics, payload, version) -> None:
         ls = self.server
