@@ -42,9 +42,12 @@ DEPREL_RE = re.compile(r"[a-z]+(:[a-z]+)?")
 # and marks: Unicode properties, hence the regex module.
 _EDEPREL_PART = r"[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(_[\p{Ll}\p{Lm}\p{Lo}\p{M}]+)*"
 EDEPREL_RE = regex.compile(r"^[a-z]+(:[a-z]+)?(:" + _EDEPREL_PART + r")?(:[a-z]+)?$")
-_MISC_KNOWN = re.compile(r"^(SpaceAfter|Lang|Translit|LTranslit|Gloss|LId|LDeriv|Ref)$")
-_MISC_TYPO = re.compile(r"^" + WS_CLASS + r"*(spaceafter|lang|translit|ltranslit|gloss|lid|lderiv|ref)"
-                        + WS_CLASS + r"*$", re.IGNORECASE)
+# The MISC attributes the validator knows (one of each per word; another
+# case or spaces around the name is taken for a typo of one of them).
+MISC_ATTRIBUTES = ("SpaceAfter", "Lang", "Translit", "LTranslit", "Gloss", "LId", "LDeriv", "Ref")
+_MISC_KNOWN = re.compile(r"^(" + "|".join(MISC_ATTRIBUTES) + r")$")
+_MISC_TYPO = re.compile(r"^" + WS_CLASS + r"*(" + "|".join(MISC_ATTRIBUTES) + r")" + WS_CLASS + r"*$",
+                        re.IGNORECASE)
 _LEADING_WS = re.compile(r"^" + WS_CLASS)
 _TRAILING_WS = re.compile(WS_CLASS + r"$")
 

@@ -129,9 +129,6 @@ def run(args: argparse.Namespace) -> int:
         report.append((key, diagnostics, workspace.score(key), workspace.status(key)))
     for problem in workspace.config_problems:
         print(f"annoscore check: {problem.text()}", file=sys.stderr)
-    for key in keys:
-        for note in workspace.engine.new_notes(key):
-            print(f"annoscore check: UD validation: {note}", file=sys.stderr)
     if args.json:
         json.dump({"files": [{"path": shown_path(k), "diagnostics": [d.as_json() for d in ds],
                               "score": score} for k, ds, score, _ in report],
@@ -142,6 +139,9 @@ def run(args: argparse.Namespace) -> int:
             for d in diagnostics:
                 print(d.text())
             print(f"{shown_path(key)}: {status}", file=sys.stderr)
+    for key in keys:  # (after the rest: what did not run, once)
+        for note in workspace.engine.new_notes(key):
+            print(f"annoscore check: UD validation: {note}", file=sys.stderr)
     return 1 if failing else 0
 
 

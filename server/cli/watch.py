@@ -3,7 +3,8 @@
 Says on stderr what it watches and how to stop, scores everything once,
 then on every change on disk prints what changed for each file touched: the
 diagnostics that appeared or went away (``path:line:col: severity code
-message``, with ``+``/``-``) and its new score line.  A file whose
+message``, with ``+``/``-``; the UD validator's findings among them) and
+its new score line.  A file whose
 diagnostics and score did not change prints nothing (a gold file is
 rescored with its prediction, but says something only when its own
 diagnostics change).  At most `SHOWN_PER_CODE` lines per code and file are
@@ -80,6 +81,8 @@ class Printer:
                 _print_capped("-", removed, path)
                 _print_capped("+", added, path)
                 print(f"{path}: {self.workspace.status(key)}", flush=True)
+            for note in self.workspace.engine.new_notes(key):  # why some validation did not run, once
+                print(f"annoscore watch: {path}: UD validation: {note}", file=sys.stderr, flush=True)
 
     def _deleted(self, key: str) -> None:
         from ..daemon import shown_path

@@ -14,6 +14,9 @@ Only problems with one obviously right mend get a fix:
   Offered on any cell that differs from gold (`gold_fix_at`), also when the
   gold-diff diagnostics are off.
 
+The UD validator's findings of form (sorted FEATS, ``# text`` from the
+FORMs, ``SpaceAfter`` spelling, whitespace) have theirs in `ud_fixes`.
+
 Refused trees (cycles, several roots, missing heads) get none: attaching a
 word somewhere would make the tree acceptable and the annotation wrong, and
 choosing the right head is the annotator's job.
@@ -28,8 +31,10 @@ from scorer.excerpt import quoted
 
 from ..textstore import TextStore
 from .cells import Cell, describe
+from .ud_fixes import FIXES as UD_FIXES
 
-FIXABLE = frozenset({"format-spaces", "format-empty-sentence", "format-final-blank-line", "gold-diff"})
+FIXABLE = frozenset({"format-spaces", "format-empty-sentence", "format-final-blank-line", "gold-diff"}) \
+    | frozenset(UD_FIXES)
 # The cells gold's value can be taken for.
 GOLD_COLUMNS = frozenset({"LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL"})
 
@@ -49,6 +54,9 @@ def fix_for(engine, key: str, code: str, line: int, start: int) -> Fix | None:
     if code not in FIXABLE or document is None or not isinstance(document.store, TextStore):
         return None
     store = document.store
+    if code in UD_FIXES:
+        found = UD_FIXES[code](store, line, start)
+        return None if found is None else Fix(*found)
     text = store.line(line)
     if code == "format-spaces":
         fields = text.split()

@@ -1,0 +1,324 @@
+"""UD validation in the engine: what a document shows, kept up to date edit by edit.
+
+The validator itself is held to udtools by tests/scorer/test_validation_*;
+here: that the engine shows its findings on the exact cells with their test
+ids, validates again only what an edit touched, merges the findings that
+annoscore reports too into one diagnostic, follows the settings (level,
+language, exclusions, off), gives what the helper processes give, and that
+each quick fix removes its problem.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from scorer.validation import ValidationSettings, validate_text
+from server.config import Settings, ValidationConfig, load_project
+from server.engine import Engine
+from server.engine.conllu import validation, validation_parts
+from server.engine.fixes import fix_for
+
+SCORER_TESTS = Path(__file__).resolve().parents[1] / "scorer"
+if str(SCORER_TESTS) not in sys.path:
+    sys.path.append(str(SCORER_TESTS))  # validation_inject, the seeded error injection
+BASE = (SCORER_TESTS / "data" / "validation_base.conllu").read_text(encoding="utf-8")
+
+def _without_deps(block: str) -> str:
+    return "\n".join("\t".join(c[:8] + ["_", c[9]]) if len(c := line.split("\t")) == 10 else line
+                     for line in block.split("\n"))
+
+
+S1 = _without_deps(BASE.split("\n\n")[0]) + "\n\n"  # base-1: The cat sleeps. (No enhanced graph.)
+
+
+def opened(tmp_path, text: str, name: str = "en_test-ud-dev.conllu", settings: Settings | None = None):
+    engine = Engine(str(tmp_path), settings or Settings())
+    path = str(tmp_path / name)
+    engine.open(path, path, text, 1)
+    engine.rescore(path)
+    return engine, path
+
+
+def found(engine, path) -> list[tuple]:
+    return [(p.code, p.line, p.start, p.end, p.datum("test_id")) for p in engine.diagnostics(path)]
+
+
+def line_of(text: str, start: str) -> int:
+    return next(k for k, line in enumerate(text.split("\n")) if line.startswith(start))
+
+
+def cell(text: str, line: int, column: int) -> tuple[int, int]:
+    row = text.split("\n")[line]
+    start = sum(len(c) + 1 for c in row.split("\t")[:column])
+    return start, start + len(row.split("\t")[column])
+
+
+def test_a_valid_document_shows_nothing_and_a_broken_one_its_cells(tmp_path):
+    engine, path = opened(tmp_path, BASE)
+    assert engine.diagnostics(path) == []
+    cat = line_of(S1, "2\tcat")
+    broken = S1.replace("2\tcat\tcat\tNOUN\tNN\tNumber=Sing", "2\tcat\tcat\tNOUNX\tNN\tNumber=Sing|Case=Nom")
+    broken = broken.replace("# text = The cat sleeps.", "# text = The cats sleeps.")
+    engine, path = opened(tmp_path, broken)
+    problems = {p.code: p for p in engine.diagnostics(path)}
+    upos = problems["unknown-upos"]
+    assert (upos.line, upos.start, upos.end) == (cat, *cell(broken, cat, 3))
+    assert dict(upos.data) == {"test_id": "unknown-upos", "level": 2, "class": "MORPHO"}
+    assert (problems["unsorted-features"].line, problems["unsorted-features"].start) == (cat, cell(broken, cat, 5)[0])
+    # The character of # text where the text and the FORMs part.
+    mismatch = problems["text-form-mismatch"]
+    text_line = line_of(broken, "# text")
+    assert [(r.line, r.start) for r in mismatch.related] == [(text_line, len("# text = The cat"))]
+    assert problems["unknown-upos"].severity.name == "ERROR"
+
+
+def test_document_wide_checks_follow_edits(tmp_path):
+    text = S1 + S1.replace("base-1", "base-2")
+    engine, path = opened(tmp_path, text)
+    assert engine.diagnostics(path) == []
+    second = line_of(text, "# sent_id = base-2")
+    engine.change(path, 2, [((second, 12), (second, 18), "base-1")])  # the same sent_id twice
+    engine.rescore(path)
+    first_word = second + 2  # after its text line
+    assert found(engine, path) == [("non-unique-sent-id", first_word, 0, len(text.split("\n")[first_word]),
+                                    "non-unique-sent-id")]
+    engine.change(path, 3, [((second, 12), (second, 18), "base-9")])
+    engine.rescore(path)
+    assert engine.diagnostics(path) == []
+
+
+def test_an_edit_validates_only_the_segments_it_touched(tmp_path, monkeypatch):
+    text = "".join(S1.replace("base-1", f"s{k}") for k in range(40))
+    engine, path = opened(tmp_path, text)
+    calls = []
+    original = validation.validate_block
+    monkeypatch.setattr(validation, "validate_block", lambda *a, **k: calls.append(a[0]) or original(*a, **k))
+    cat = line_of(text, "2\tcat")
+    start, end = cell(text, cat, 1)
+    engine.change(path, 2, [((cat, start), (cat, end), "dog")])
+    engine.rescore(path)
+    assert len(calls) == 1 and "\tdog\t" in calls[0]
+    assert {p.code for p in engine.diagnostics(path)} == {"text-form-mismatch", "text-extra-chars"}
+    engine.rescore(path)  # nothing changed: nothing validated
+    assert len(calls) == 1
+
+
+def test_a_problem_both_find_is_shown_once_with_both_codes(tmp_path):
+    # A cycle: annoscore marks each HEAD of it, the validator says non-tree once.
+    cyclic = S1.replace("VerbForm=Fin\t0\troot", "VerbForm=Fin\t2\troot")  # 2 -> 3 -> 2
+    cyclic = cyclic.replace("4\t.\t.\tPUNCT\t.\t_\t3\tpunct", "4\t.\t.\tPUNCT\t.\t_\t0\troot")
+    engine, path = opened(tmp_path, cyclic)
+    problems = engine.diagnostics(path)
+    whole = Counter(i.test_id for i in validate_text(cyclic, ValidationSettings(5, "en")).incidents)
+    assert whole["non-tree"] == 1
+    assert "non-tree" not in {p.code for p in problems}  # not shown on its own ...
+    carried = [p for p in problems if p.datum("test_id") == "non-tree"]
+    assert len(carried) == 1 and carried[0].code == "cycle"  # ... but with the first mark of the cycle
+    first_word = line_of(cyclic, "1\tThe")
+    assert carried[0].datum("ud_line") == first_word and carried[0].line != first_word
+    assert sum(p.code == "cycle" for p in problems) == 2  # words 2 and 3
+    # A line with nine columns: format-columns, which is number-of-columns too.
+    short = S1.replace("\tnsubj\t_\t_\n", "\tnsubj\t_\n", 1)
+    assert short != S1
+    engine, path = opened(tmp_path, short)
+    codes = [(p.code, p.datum("test_id")) for p in engine.diagnostics(path)]
+    assert ("format-columns", "number-of-columns") in codes and ("number-of-columns", "number-of-columns") not in codes
+
+
+def test_settings_level_language_and_exclusions(tmp_path):
+    noun = S1.replace("\tNOUN\tNN\tNumber=Sing\t", "\tNOUN\tNN\tNumber=Sing|Zzz=Bar\t")
+    # A UD file name gives the language: level 5 (the data of the installed udtools).
+    engine, path = opened(tmp_path, noun)
+    assert {p.code for p in engine.diagnostics(path)} == {"feature-unknown"}
+    assert engine.new_notes(path) == []
+    # No language: levels 1-3, and why, once.
+    engine, path = opened(tmp_path, noun, "plain.conllu")
+    assert engine.diagnostics(path) == []
+    notes = engine.new_notes(path)
+    assert len(notes) == 1 and "levels 4-5 need a language" in notes[0]
+    assert engine.new_notes(path) == []
+    # The project file's lang, when the name says none.
+    (tmp_path / "annoscore.toml").write_text('lang = "en"\n[validation]\nexclude = ["METADATA"]\n')
+    settings, problems = load_project(tmp_path)
+    assert not problems and settings.validation == ValidationConfig(exclude=("METADATA",), project_lang="en")
+    engine, path = opened(tmp_path, noun.replace("# text = The cat sleeps.\n", ""), "plain.conllu", settings)
+    assert {p.code for p in engine.diagnostics(path)} == {"feature-unknown"}  # missing-text excluded
+    # Off; and an explicit level.
+    off = replace(settings, validation=replace(settings.validation, level=0))
+    engine.set_settings(off)
+    engine.rescore(path)
+    assert engine.diagnostics(path) == []
+    engine.set_settings(replace(settings, validation=replace(settings.validation, level=2, exclude=())))
+    engine.rescore(path)
+    assert {p.code for p in engine.diagnostics(path)} == {"missing-text"}
+    # A language the data does not know: level 3, and why.
+    engine, path = opened(tmp_path, noun, "plain.conllu",
+                          Settings(validation=ValidationConfig(level=5, lang="xq")))
+    assert engine.diagnostics(path) == [] and "'xq' is not in the UD language data" in engine.new_notes(path)[0]
+    # A data folder that is not there: level 3, and why.
+    engine, path = opened(tmp_path, noun, settings=Settings(
+        validation=ValidationConfig(level=4, data_dir=str(tmp_path / "nowhere"))))
+    assert engine.diagnostics(path) == [] and "does not exist" in engine.new_notes(path)[0]
+
+
+def test_line_ends_and_a_byte_order_mark(tmp_path):
+    engine, path = opened(tmp_path, S1.replace("\n", "\r\n"))
+    last = len(S1.split("\n")) - 2
+    assert found(engine, path) == [("non-unix-newline", last, 0, 0, "non-unix-newline")]
+    # A byte-order mark: for the validator the first line is not a comment, nor the next ones.
+    engine, path = opened(tmp_path, "\ufeff" + S1)
+    assert [(p.code, p.line, p.datum("test_id")) for p in engine.diagnostics(path)] == [
+        ("format-bom", 0, "invalid-line")] + [("misplaced-comment", k, "misplaced-comment") for k in (1, 2, 3)]
+    # The mark alone on the first line: for the validator, a line of the next block.
+    for text in ("\ufeff\n" + S1, "\ufeff\n\n" + S1):
+        engine, path = opened(tmp_path, text)
+        whole = validate_text(text, ValidationSettings(5, "en")).incidents
+        assert whole and sorted((p.datum("ud_line", p.line), p.datum("test_id")) for p in engine.diagnostics(path)
+                                if p.datum("test_id")) == sorted((i.line, i.test_id) for i in whole)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_random_edits_show_what_a_fresh_validation_shows(tmp_path, seed):
+    """Edits of every kind (cells, lines, blank lines, sent_ids), each
+    followed by a rescore: the engine shows exactly the validator's
+    incidents of the text as it is now (the twins counted by their test id)."""
+    from validation_inject import inject, repeat
+
+    rng = random.Random(seed)
+    text = inject(repeat(BASE, 3), seed)
+    engine, path = opened(tmp_path, text)
+    settings = ValidationSettings(5, "en")
+    for step in range(40):
+        lines = text.split("\n")
+        k = rng.randrange(len(lines))
+        choice = rng.random()
+        if choice < 0.4 and lines[k].count("\t") == 9:
+            cells = lines[k].split("\t")
+            c = rng.randrange(10)
+            start = sum(len(x) + 1 for x in cells[:c])
+            change = ((k, start), (k, start + len(cells[c])), rng.choice(["_", "NOUNX", "0", "obj", "x y", "1"]))
+        elif choice < 0.6:
+            change = ((k, 0), (k, 0), rng.choice(["\n", "# sent_id = base-1-r0\n", " \n", "# newpar\n"]))
+        elif choice < 0.8 and k + 1 < len(lines):
+            change = ((k, len(lines[k])), (k + 1, 0), "")
+        else:
+            change = ((k, 0), (k, len(lines[k])), "")
+        (a, b), (c, d), new = change
+        before = sum(len(x) + 1 for x in lines[:a]) + b
+        after = sum(len(x) + 1 for x in lines[:c]) + d
+        text = text[:before] + new + text[after:]
+        engine.change(path, step + 2, [change])
+        engine.rescore(path)
+        shown = Counter((p.datum("ud_line", p.line), p.datum("test_id")) for p in engine.diagnostics(path)
+                        if p.datum("test_id"))
+        expected = Counter((i.line, i.test_id) for i in validate_text(text, settings).incidents)
+        assert shown == expected, (step, sorted((shown - expected).elements())[:3],
+                                   sorted((expected - shown).elements())[:3])
+
+
+def test_the_helpers_give_what_validating_here_gives(tmp_path, monkeypatch):
+    from validation_inject import inject, repeat
+
+    text = inject(repeat(BASE, 20), 5)
+    here, path = opened(tmp_path, text, settings=Settings(validation=ValidationConfig(level=5)))
+    expected = found(here, path)
+    assert len(expected) > 50
+    monkeypatch.setattr(validation, "MIN_BLOCKS", 10)
+    jobs = []
+    original = validation_parts.BlockJob.__init__
+
+    def counted(self, *args, **kwargs):
+        jobs.append(self)
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(validation_parts.BlockJob, "__init__", counted)
+    if validation_parts.helpers() < 2:
+        pytest.skip("one core: no helper processes")
+    there, path = opened(tmp_path, text, settings=Settings(validation=ValidationConfig(level=5)))
+    assert len(jobs) == 1 and jobs[0].error is None and jobs[0].count > 100
+    assert found(there, path) == expected
+    # Left to the background (as the language server does), then taken.
+    monkeypatch.setattr(validation, "BACKGROUND_SEGMENTS", 10)
+    later = Engine(str(tmp_path), Settings(validation=ValidationConfig(level=5)))
+    later.background_validation = True
+    later.open(path, path, text, 1)
+    later.rescore(path)
+    pending = later.validation_pending(path)
+    assert pending is not None
+    pending.result(timeout=60)
+    later.rescore(path)
+    assert later.validation_pending(path) is None and found(later, path) == expected
+
+
+def test_when_a_helper_fails_the_blocks_are_validated_here(tmp_path, monkeypatch):
+    from validation_inject import inject, repeat
+
+    text = inject(repeat(BASE, 8), 6)
+    expected = found(*opened(tmp_path, text))
+    monkeypatch.setattr(validation, "MIN_BLOCKS", 10)
+    monkeypatch.setattr(validation, "helpers", lambda: 2)
+
+    def broken(*args, **kwargs):
+        raise OSError("no processes here")
+
+    monkeypatch.setattr(validation_parts, "_get_pool", broken)
+    logged = []
+    engine = Engine(str(tmp_path), Settings(), log=logged.append)
+    path = str(tmp_path / "en_test-ud-dev.conllu")
+    engine.open(path, path, text, 1)
+    engine.rescore(path)
+    assert found(engine, path) == expected
+    monkeypatch.setattr(validation_parts, "_broken", False)
+
+
+# --- quick fixes -----------------------------------------------------------------------
+
+FIXED = [
+    ("unsorted-features", lambda t: t.replace("Mood=Ind|Number=Sing|Person=3", "Number=Sing|Mood=Ind|Person=3")),
+    ("unsorted-feature-values", lambda t: t.replace("PronType=Art", "PronType=Dem,Art", 1)),
+    ("missing-text", lambda t: t.replace("# text = The cat sleeps.\n", "")),
+    ("text-form-mismatch", lambda t: t.replace("# text = The cat sleeps.", "# text = The dog sleeps.")),
+    ("text-extra-chars", lambda t: t.replace("# text = The cat sleeps.", "# text = The cat sleeps. Zzz")),
+    ("text-trailing-whitespace", lambda t: t.replace("# text = The cat sleeps.", "# text = The cat sleeps. ")),
+    ("nospaceafter-yes", lambda t: t.replace("\tSpaceAfter=No", "\tNoSpaceAfter=Yes|SpaceAfter=No")),
+    ("spaceafter-value", lambda t: t.replace("\tSpaceAfter=No", "\tSpaceAfter=no")),
+    ("spaceafter-value", lambda t: t.replace("3\tnsubj\t_\t_", "3\tnsubj\t_\tSpaceAfter=Yes")),
+    ("misc-attr-typo", lambda t: t.replace("\tSpaceAfter=No", "\tspaceafter=No")),
+    ("misc-extra-space", lambda t: t.replace("\tSpaceAfter=No", "\tSpaceAfter =No")),
+    ("trailing-whitespace", lambda t: t.replace("\tcat\tcat\t", "\tcat\tcat \t")),
+    ("leading-whitespace", lambda t: t.replace("\tcat\tcat\t", "\tcat\t cat\t")),
+]
+
+
+@pytest.mark.parametrize("code,damage", FIXED, ids=[c for c, _ in FIXED])
+def test_each_quick_fix_removes_its_problem(tmp_path, code, damage):
+    text = damage(S1)
+    engine, path = opened(tmp_path, text, "plain.conllu")  # (levels 1-3: the language's lists aside)
+    problems = [p for p in engine.diagnostics(path) if p.code == code]
+    assert problems, f"the damage made no {code}"
+    fix = fix_for(engine, path, code, problems[0].line, problems[0].start)
+    assert fix is not None
+    lines = text.split("\n")
+    for l1, c1, l2, c2, new in sorted(fix.edits, reverse=True):
+        before = sum(len(x) + 1 for x in lines[:l1]) + c1
+        after = sum(len(x) + 1 for x in lines[:l2]) + c2
+        text = text[:before] + new + text[after:]
+        lines = text.split("\n")
+        engine.change(path, 2, [((l1, c1), (l2, c2), new)])
+    engine.rescore(path)
+    assert code not in {p.code for p in engine.diagnostics(path)}
+    assert engine.diagnostics(path) == [] or code in ("nospaceafter-yes",), \
+        [(p.code, p.message) for p in engine.diagnostics(path)]
+
+
+def test_content_problems_get_no_fix(tmp_path):
+    text = S1.replace("\tNOUN\tNN\t", "\tNOUNX\tNN\t")
+    engine, path = opened(tmp_path, text)
+    problem = next(p for p in engine.diagnostics(path) if p.code == "unknown-upos")
+    assert fix_for(engine, path, "unknown-upos", problem.line, problem.start) is None
