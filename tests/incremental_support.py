@@ -21,8 +21,11 @@ def open_pair(tmp_path, pred_text, name="x", settings=None):
 
 
 def snapshot(engine, path):
+    """Everything a rescore shows: the counts, the diagnostics (with the UD
+    validator's test id and line that they carry) and the score payload."""
     document = engine.documents[path]
-    diagnostics = sorted((p.code, p.line, p.start, p.end, p.message) for p in engine.diagnostics(path))
+    diagnostics = sorted((p.code, p.line, p.start, p.end, p.message, str(p.datum("test_id")),
+                          p.datum("ud_line", -1)) for p in engine.diagnostics(path))
     score = results_of(document).score
     return (score.totals.values if score else None, diagnostics, engine.score(path))
 
@@ -47,6 +50,12 @@ def copies(text: str, n: int) -> str:
 
 TEXT_EDITS = EDITS + [("cell", 1, ["a", "b", "The", "cat", "sat", "xyz", "do", "n't"]),
                       ("cell", 0, ["1", "2", "3", "1-2"])]
+# What changes the UD validator's view of the document as a whole, too: sent_ids
+# used twice, texts, paragraphs, features out of order, blank lines.
+VALIDATION_EDITS = TEXT_EDITS + [("line", None, ["# sent_id = base-1-r0", "# text = The cat sleeps.", "# newpar",
+                                                 " ", "", "# newdoc"]),
+                                 ("cell", 5, ["Number=Sing|Case=Nom", "_", "Foo=Bar"]),
+                                 ("cell", 9, ["SpaceAfter=No", "SpaceAfter=no", "_"])]
 
 
 def random_edit(text: str, edits: list, rng: random.Random) -> tuple[tuple, str, str]:
@@ -88,7 +97,8 @@ def edit_and_compare(tmp_path, text: str, edits: list, steps: int, seed: int) ->
         assert snapshot(engine, path) == snapshot(fresh, fresh_path), (step, what)
 
 
-def race_and_compare(tmp_path, text: str, edits: list, steps: int, seed: int) -> tuple[int, int]:
+def race_and_compare(tmp_path, text: str, edits: list, steps: int, seed: int,
+                     settings=None) -> tuple[int, int]:
     """Random edits with the engine's other calls interleaved as an editor
     and the language server interleave them: edits arriving before the last
     rescore's results were read (diagnostics, score, report between an edit
@@ -97,7 +107,7 @@ def race_and_compare(tmp_path, text: str, edits: list, steps: int, seed: int) ->
     must equal a fresh engine's.  Returns how many edits were made and how
     many times the results were compared."""
     rng = random.Random(seed)
-    engine, path = open_pair(tmp_path, text)
+    engine, path = open_pair(tmp_path, text, settings=settings)
     snapshot(engine, path)
     version, compared, pending = 1, 0, False
     for _ in range(steps):
@@ -116,11 +126,11 @@ def race_and_compare(tmp_path, text: str, edits: list, steps: int, seed: int) ->
             engine.rescore(path)
             pending = False
             if rng.random() < 0.5:
-                fresh, fresh_path = open_pair(tmp_path, text, name="x")
+                fresh, fresh_path = open_pair(tmp_path, text, name="x", settings=settings)
                 assert snapshot(engine, path) == snapshot(fresh, fresh_path), (seed, version)
                 compared += 1
     if pending:
         engine.rescore(path)
-    fresh, fresh_path = open_pair(tmp_path, text, name="x")
+    fresh, fresh_path = open_pair(tmp_path, text, name="x", settings=settings)
     assert snapshot(engine, path) == snapshot(fresh, fresh_path), (seed, version)
     return version - 1, compared + 1

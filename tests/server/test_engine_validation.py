@@ -222,6 +222,22 @@ def test_random_edits_show_what_a_fresh_validation_shows(tmp_path, seed):
                                    sorted((expected - shown).elements())[:3])
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_edits_racing_rescores_validate_as_a_fresh_engine(tmp_path, seed):
+    """The racing property of the engine (tests/incremental_support.py) at
+    validation level 5: edits arriving between a rescore and the reading of
+    its results, several per rescore; whenever the latest text is rescored,
+    its diagnostics (the validator's among them) equal a fresh engine's."""
+    from incremental_support import VALIDATION_EDITS, race_and_compare
+    from validation_inject import inject, repeat
+
+    gold = repeat(BASE, 3)
+    (tmp_path / "x.gold.conllu").write_text(gold, encoding="utf-8")
+    settings = Settings(validation=ValidationConfig(lang="en"))
+    edits, compared = race_and_compare(tmp_path, inject(gold, seed), VALIDATION_EDITS, 120, seed, settings)
+    assert edits > 40 and compared > 5
+
+
 def test_the_helpers_give_what_validating_here_gives(tmp_path, monkeypatch):
     from validation_inject import inject, repeat
 
