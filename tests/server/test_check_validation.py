@@ -1,0 +1,179 @@
+"""``annoscore check`` against the official UD validator (udtools 0.2.9), the
+way a user runs it: ``check --json`` and the validator on the same file, the
+same multiset of (line, test id, error|warning), compared per test id.
+
+The diagnostics that carry a test id are the validator's findings; where
+annoscore reports the same problem (a cycle is also ``non-tree``) the one
+diagnostic keeps annoscore's code and carries the test id, and ``ud_line``
+when the validator puts it on another line.  The core cases need nothing
+but the repository (the self-made corpus with every reachable test id
+injected, the whole-file scenarios, random damage); with ``../shared``, the
+real treebanks too, as they are and with injected errors.  Then the exit
+status and the options.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from server.cli import main
+
+SCORER_TESTS = Path(__file__).resolve().parents[1] / "scorer"
+if str(SCORER_TESTS) not in sys.path:
+    sys.path.append(str(SCORER_TESTS))
+
+from validation_inject import inject, repeat, scenarios  # noqa: E402
+from validation_oracle import compare, official  # noqa: E402
+
+BASE = (SCORER_TESTS / "data" / "validation_base.conllu").read_text(encoding="utf-8")
+
+
+def checked(capsys, path: Path, *options: str) -> tuple[int, list[dict], str]:
+    status = main(["check", "--json", str(path), *options])
+    captured = capsys.readouterr()
+    return status, json.loads(captured.out)["files"][0]["diagnostics"], captured.err
+
+
+def keys(diagnostics: list[dict]) -> Counter:
+    """What the validator reports, read from check's JSON: (0-based line, test id, severity)."""
+    return Counter(((d.get("ud_line") or d["line"]) - 1, d["test_id"], d["severity"])
+                   for d in diagnostics if "test_id" in d)
+
+
+def same_as_udvalidate(capsys, path: Path, level: int, lang: str) -> Counter:
+    expected = official(path, level, lang)
+    status, diagnostics, _ = checked(capsys, path, "--level", str(level), "--lang", lang)
+    table = compare(expected, keys(diagnostics))
+    assert not table, f"{path.name} at level {level}: check differs from udvalidate\n{table}"
+    # The validator's rule for the exit status: 1 when it found an error.
+    errors = any(severity == "error" for _, _, severity in expected)
+    own = [d for d in diagnostics if "test_id" not in d and d["severity"] in ("error", "warning")]
+    if not own:
+        assert status == (1 if errors else 0), (path.name, level)
+    return expected
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_injected_errors_are_the_validators(capsys, tmp_path, seed):
+    path = tmp_path / f"en_inject{seed}-ud-test.conllu"
+    path.write_bytes(inject(repeat(BASE, 40), seed).encode("utf-8"))
+    seen: set[str] = set()
+    for level in (1, 2, 3, 4, 5):
+        seen |= {k[1] for k in same_as_udvalidate(capsys, path, level, "en")}
+    assert len(seen) > 100  # (nearly every test id the validator has)
+
+
+def test_whole_file_scenarios_are_the_validators(capsys, tmp_path):
+    for name, text in scenarios(BASE).items():
+        path = tmp_path / f"en_{name.replace('-', '')}-ud-test.conllu"
+        path.write_bytes(text.encode("utf-8"))
+        for level in (1, 3, 5):
+            same_as_udvalidate(capsys, path, level, "en")
+
+
+def test_random_damage_is_the_validators(capsys, tmp_path):
+    """Characters inserted, deleted or replaced at random: whatever annoscore
+    makes of the damage itself, the validator's findings are all there, once."""
+    pool = "\t\n \r_#-.:|=0123456789aZ\ufffd\u0301\ufeff\x1c\u00a0é"
+    rng = random.Random(13)
+    path = tmp_path / "en_damaged-ud-test.conllu"
+    for _ in range(25):
+        text = list(BASE)
+        for _ in range(rng.randint(1, 6)):
+            at = rng.randrange(len(text))
+            action = rng.random()
+            if action < 0.4:
+                text.insert(at, rng.choice(pool))
+            elif action < 0.7:
+                del text[at]
+            else:
+                text[at] = rng.choice(pool)
+        path.write_bytes("".join(text).encode("utf-8"))
+        same_as_udvalidate(capsys, path, 5, "en")
+
+
+def _treebanks():
+    from conftest import SHARED
+    root = SHARED / "data" / "ud"
+    return sorted(root.glob("*/*.conllu")) if root.is_dir() else []
+
+
+@pytest.mark.parametrize("path", _treebanks() or [None], ids=lambda p: p.name if p else "none")
+def test_treebanks_are_the_validators(shared, capsys, path):
+    if path is None:
+        shared("data", "ud")
+    from scorer.validation import guess_language
+
+    same_as_udvalidate(capsys, path, 5, guess_language(path))
+
+
+@pytest.mark.parametrize("path", [p for p in _treebanks() if "test" in p.name] or [None],
+                         ids=lambda p: p.name if p else "none")
+def test_treebanks_with_injected_errors_are_the_validators(shared, capsys, tmp_path, path):
+    if path is None:
+        shared("data", "ud")
+    from scorer.validation import guess_language
+
+    blocks = path.read_text(encoding="utf-8").split("\n\n")
+    target = tmp_path / path.name
+    target.write_bytes(inject("\n\n".join(blocks[:400]).strip("\n") + "\n\n", len(path.name)).encode("utf-8"))
+    same_as_udvalidate(capsys, target, 5, guess_language(path))
+
+
+# --- what check says and how it exits ----------------------------------------------------
+
+# The first two sentences: valid UD (one alone is not: its enhanced graph copies the basic tree).
+VALID = "\n\n".join(BASE.split("\n\n")[:2]) + "\n\n"
+
+
+def test_exit_status_errors_fail_and_warnings_do_not(capsys, tmp_path):
+    path = tmp_path / "en_s-ud-test.conllu"
+    path.write_text(VALID, encoding="utf-8")
+    assert checked(capsys, path)[0] == 0
+    # A finite verb without Mood: the validator's warning, which does not fail (as udvalidate passes it).
+    path.write_text(VALID.replace("Mood=Ind|Number=Sing", "Number=Sing", 1), encoding="utf-8")
+    status, diagnostics, _ = checked(capsys, path)
+    assert status == 0 and [(d["code"], d["severity"], d["level"], d["class"]) for d in diagnostics] == [
+        ("verbform-fin-without-mood", "warning", 3, "MORPHO")]
+    assert checked(capsys, path, "--fail-on", "warning")[0] == 1
+    # An error fails.
+    path.write_text(VALID.replace("\tNOUN\t", "\tNOUNX\t", 1), encoding="utf-8")
+    status, diagnostics, _ = checked(capsys, path)
+    assert status == 1 and "unknown-upos" in {d["code"] for d in diagnostics}
+    assert main(["check", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"{path}:6:11: error unknown-upos unknown UPOS tag 'NOUNX'" in out
+
+
+def test_options_choose_what_is_validated(capsys, tmp_path):
+    path = tmp_path / "plain.conllu"  # no language in the name
+    path.write_text(VALID.replace("\tNOUN\tNN\tNumber=Sing\t", "\tNOUN\tNN\tNumber=Sing|Zzz=Yes\t", 1)
+                    .replace("# text = The cat sleeps.\n", ""), encoding="utf-8")
+    status, diagnostics, err = checked(capsys, path)
+    assert [d["code"] for d in diagnostics] == ["missing-text"]
+    assert "annoscore check: UD validation: levels 4-5 need a language" in err
+    _, diagnostics, err = checked(capsys, path, "--lang", "en")
+    assert {d["code"] for d in diagnostics} == {"missing-text", "feature-unknown"} and "need a language" not in err
+    _, diagnostics, _ = checked(capsys, path, "--lang", "en", "--exclude", "METADATA")
+    assert [d["code"] for d in diagnostics] == ["feature-unknown"]
+    _, diagnostics, _ = checked(capsys, path, "--lang", "en", "--include-only", "missing-text")
+    assert [d["code"] for d in diagnostics] == ["missing-text"]
+    _, diagnostics, _ = checked(capsys, path, "--lang", "en", "--level", "2")
+    assert [d["code"] for d in diagnostics] == ["missing-text"]
+    assert checked(capsys, path, "--level", "0")[:2] == (0, [])
+    # No data where it is said to be: level 3, and why.
+    _, diagnostics, err = checked(capsys, path, "--lang", "en", "--ud-data", str(tmp_path / "nowhere"))
+    assert [d["code"] for d in diagnostics] == ["missing-text"] and "does not exist" in err
+    # The UD tools' own data folder, named: the same as the installed one.
+    from scorer.validation import installed_data_dir
+    _, diagnostics, _ = checked(capsys, path, "--lang", "en", "--ud-data", str(installed_data_dir()))
+    assert {d["code"] for d in diagnostics} == {"missing-text", "feature-unknown"}
+    # A name that is no test id nor class is a usage error.
+    assert main(["check", str(path), "--exclude", "unknwn-upos"]) == 2
+    assert "'unknwn-upos' is neither a validator test id" in capsys.readouterr().err
