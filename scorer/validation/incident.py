@@ -141,8 +141,3 @@ class Incident:
     def key(self) -> tuple[int, str, str]:
         """What parity with the official validator compares: (line, id, type)."""
         return (self.line, self.test_id, "error" if self.is_error else "warning")
-
-
-def excerpt(text: str, limit: int = 40) -> str:
-    """A short quote of user text for a message (never the whole of a long cell)."""
-    return text if len(text) <= limit else text[:limit - 1] + "…"

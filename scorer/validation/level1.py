@@ -20,10 +20,11 @@ import itertools
 import re
 import unicodedata
 
+from scorer.excerpt import quoted
 from scorer.validation.chars import (COLNAMES, EMPTY_ID, FEATS, HEAD, ID, LEMMA, FORM, MWT_ID,
                                      NON_TAB_SPACE, SENT_ID, UPOS, XPOS, DEPREL, DEPS, WORD_ID, WS, WS2,
                                      cell_span, is_whitespace_line)
-from scorer.validation.incident import Incident, excerpt
+from scorer.validation.incident import Incident
 
 # "1", "2", ...: a sentence whose IDs are exactly these has a valid ID sequence.
 _NUMBERS = [str(i) for i in range(4096)]
@@ -195,7 +196,7 @@ def check_lines(s: Sentence) -> bool:
                     ok = False
         else:
             s.add("invalid-line", lineno,
-                  f"spurious line '{excerpt(line)}': every non-empty line must start with a "
+                  f"spurious line {quoted(line)}: every non-empty line must start with a "
                   "digit or #")
             ok = False
     if not last_is_empty:
@@ -273,23 +274,23 @@ def _check_whitespace(s: Sentence, cols: list[str], line: str, lineno: int) -> N
         if is_mwt and k in (FORM, LEMMA) and WS.search(value):
             s.add_cell("invalid-whitespace-mwt", lineno, k,
                        f"whitespace in the {COLNAMES[k]} of a multiword token "
-                       f"'{excerpt(value)}': a token with a space is not one surface token")
+                       f"{quoted(value)}: a token with a space is not one surface token")
         elif k in _NO_SPACE_COLUMNS and WS.search(value):
             s.add_cell("invalid-whitespace", lineno, k,
-                       f"whitespace is not allowed in {COLNAMES[k]}: '{excerpt(value)}'")
+                       f"whitespace is not allowed in {COLNAMES[k]}: {quoted(value)}")
         elif not value:
             s.add_cell("empty-column", lineno, k, f"empty {COLNAMES[k]} cell (use _ for no value)")
         else:
             if value[0].isspace():
                 s.add_cell("leading-whitespace", lineno, k,
-                           f"leading whitespace in {COLNAMES[k]}: '{excerpt(value)}'")
+                           f"leading whitespace in {COLNAMES[k]}: {quoted(value)}")
             if value[-1].isspace():
                 s.add_cell("trailing-whitespace", lineno, k,
-                           f"trailing whitespace in {COLNAMES[k]}: '{excerpt(value)}'")
+                           f"trailing whitespace in {COLNAMES[k]}: {quoted(value)}")
             if WS2.search(value):
                 s.add_cell("repeated-whitespace", lineno, k,
                            f"two or more whitespace characters in a row in {COLNAMES[k]}: "
-                           f"'{excerpt(value)}'")
+                           f"{quoted(value)}")
 
 
 def check_ids(s: Sentence) -> bool:
@@ -310,7 +311,7 @@ def check_ids(s: Sentence) -> bool:
         mwt = MWT_ID.fullmatch(value) if word is None else None
         empty = EMPTY_ID.fullmatch(value) if word is None and mwt is None else None
         if word is None and mwt is None and empty is None:
-            s.add_cell("invalid-word-id", lineno, ID, f"unexpected ID format '{excerpt(value)}'")
+            s.add_cell("invalid-word-id", lineno, ID, f"unexpected ID format {quoted(value)}")
             ok = False
             continue
         if empty is None:
@@ -344,7 +345,7 @@ def check_ids(s: Sentence) -> bool:
     if words != list(range(1, len(words) + 1)):
         got = ",".join(str(x) for x in words)
         s.add("word-id-sequence", s.sentence_line,
-              f"the word IDs are not 1, 2, ..., {len(words)}: got '{excerpt(got)}'")
+              f"the word IDs are not 1, 2, ..., {len(words)}: got {quoted(got)}")
         ok = False
     for beg, end, lineno in tokens:
         if end < beg:

@@ -27,10 +27,10 @@ import re
 
 import regex
 
+from scorer.excerpt import excerpt, quoted
 from scorer.validation.chars import (COLNAMES, DEPREL, DEPS, EHEAD_RE, FEATS, HEAD,
                                      HEAD_RE, ID, LEMMA, MISC, UPOS, WS_CLASS, XPOS, cell_span,
                                      item_span)
-from scorer.validation.incident import excerpt
 from scorer.validation.langdata import UDEPRELS, UPOS as UPOS_TAGS
 from scorer.validation.level1 import Sentence
 
@@ -100,24 +100,24 @@ def check_references(s: Sentence, kinds: str) -> bool:
         if kind == "w":
             head = cols[HEAD]
             if HEAD_RE.fullmatch(head) is None:
-                s.add_cell("invalid-head", lineno, HEAD, f"invalid HEAD '{excerpt(head)}'")
+                s.add_cell("invalid-head", lineno, HEAD, f"invalid HEAD {quoted(head)}")
                 ok = False
             if not (head in ids or head == "0"):
-                s.add_cell("unknown-head", lineno, HEAD, f"HEAD '{excerpt(head)}' is no ID of the sentence")
+                s.add_cell("unknown-head", lineno, HEAD, f"HEAD {quoted(head)} is no ID of the sentence")
                 ok = False
         pairs = DEPS_PAIRS[cols[DEPS]]
         if pairs is None:
-            s.add_cell("invalid-deps", lineno, DEPS, f"cannot read DEPS '{excerpt(cols[DEPS])}' "
+            s.add_cell("invalid-deps", lineno, DEPS, f"cannot read DEPS {quoted(cols[DEPS])} "
                        "(each item must be head:relation)")
             ok = False
             continue
         for k, (head, _) in enumerate(pairs):
             if EHEAD_RE.fullmatch(head) is None:
-                s.add("invalid-ehead", lineno, f"invalid enhanced head '{excerpt(head)}'",
+                s.add("invalid-ehead", lineno, f"invalid enhanced head {quoted(head)}",
                       item_span(s.text_of(lineno), DEPS, k))
                 ok = False
             if not (head in ids or head == "0"):
-                s.add("unknown-ehead", lineno, f"enhanced head '{excerpt(head)}' is no ID of the sentence",
+                s.add("unknown-ehead", lineno, f"enhanced head {quoted(head)} is no ID of the sentence",
                       item_span(s.text_of(lineno), DEPS, k))
                 ok = False
     return ok
@@ -164,13 +164,13 @@ def _feats_issues(feats: str) -> tuple[tuple, bool]:
     items = feats.split("|")
     issues = []
     if [f.lower() for f in items] != sorted(f.lower() for f in items):
-        issues.append(("unsorted-features", None, f"features must be sorted: '{excerpt(feats)}'"))
+        issues.append(("unsorted-features", None, f"features must be sorted: {quoted(feats)}"))
     names = set()
     safe = True
     for k, item in enumerate(items):
         match = FEATVAL.fullmatch(item)
         if match is None:
-            issues.append(("invalid-feature", k, f"'{excerpt(item)}' is not Feature=Value "
+            issues.append(("invalid-feature", k, f"{quoted(item)} is not Feature=Value "
                            "(Feature starts with [A-Z] and has only [A-Za-z0-9])"))
             names.add(item)
             safe = False
@@ -178,14 +178,14 @@ def _feats_issues(feats: str) -> tuple[tuple, bool]:
         names.add(match.group(1))
         values = match.group(2).split(",")
         if len(values) != len(set(values)):
-            issues.append(("repeated-feature-value", k, f"a value repeated in '{excerpt(item)}'"))
+            issues.append(("repeated-feature-value", k, f"a value repeated in {quoted(item)}"))
         if [v.lower() for v in values] != sorted(v.lower() for v in values):
-            issues.append(("unsorted-feature-values", k, f"the values of '{excerpt(item)}' must be sorted"))
+            issues.append(("unsorted-feature-values", k, f"the values of {quoted(item)} must be sorted"))
         for v in values:
             if not FEATURE_VALUE.fullmatch(v):
-                issues.append(("invalid-feature-value", k, f"bad value '{excerpt(v)}' in '{excerpt(item)}'"))
+                issues.append(("invalid-feature-value", k, f"bad value {quoted(v)} in {quoted(item)}"))
     if len(names) != len(items):
-        issues.append(("repeated-feature", None, f"a feature repeated in '{excerpt(feats)}'"))
+        issues.append(("repeated-feature", None, f"a feature repeated in {quoted(feats)}"))
     return tuple(issues), safe
 
 
@@ -194,11 +194,11 @@ FEATS_ISSUES = _Memo(_feats_issues)
 
 def _deprel_issue(deprel: str) -> tuple[str, str] | None:
     if not DEPREL_RE.fullmatch(deprel):
-        return ("invalid-deprel", f"invalid DEPREL '{excerpt(deprel)}': lowercase letters and "
+        return ("invalid-deprel", f"invalid DEPREL {quoted(deprel)}: lowercase letters and "
                 "one colon expected")
     udeprel = deprel.split(":", 1)[0]
     if udeprel not in UDEPRELS:
-        return ("unknown-udeprel", f"unknown universal relation '{excerpt(udeprel)}'")
+        return ("unknown-udeprel", f"unknown universal relation {quoted(udeprel)}")
     return None
 
 
@@ -211,7 +211,7 @@ def _deps_issues(deps: str) -> tuple:
     issues = []
     heads = [_node_key(h) for h, _ in pairs]
     if heads != sorted(heads):
-        issues.append(("unsorted-deps", None, f"DEPS not sorted by head: '{excerpt(deps)}'"))
+        issues.append(("unsorted-deps", None, f"DEPS not sorted by head: {quoted(deps)}"))
     else:
         last_head = last_rel = None
         for k, (h, d) in enumerate(pairs):
@@ -219,16 +219,16 @@ def _deps_issues(deps: str) -> tuple:
                 if d < last_rel:  # type: ignore[operator]
                     issues.append(("unsorted-deps-2", k, f"the relations to head {h} are not sorted"))
                 elif d == last_rel:
-                    issues.append(("repeated-deps", k, f"'{excerpt(h + ':' + d)}' twice in DEPS"))
+                    issues.append(("repeated-deps", k, f"{quoted(h + ':' + d)} twice in DEPS"))
             last_head, last_rel = h, d
     for k, (h, d) in enumerate(pairs):
         if not EDEPREL_RE.fullmatch(d):
-            issues.append(("invalid-edeprel", k, f"invalid enhanced relation '{excerpt(d)}'"))
+            issues.append(("invalid-edeprel", k, f"invalid enhanced relation {quoted(d)}"))
         else:
             universal = d.split(":", 1)[0]
             if universal not in UDEPRELS and universal != "ref":
-                issues.append(("unknown-eudeprel", k, f"unknown universal relation '{excerpt(universal)}' "
-                               f"in '{excerpt(h + ':' + d)}'"))
+                issues.append(("unknown-eudeprel", k, f"unknown universal relation {quoted(universal)} "
+                               f"in {quoted(h + ':' + d)}"))
     return tuple(issues)
 
 
@@ -329,16 +329,16 @@ def check_cells(s: Sentence, kinds: str, facts: CellFacts) -> bool:
             for k in range(LEMMA, MISC):
                 if cols[k] != "_" and not (k == FEATS and cols[k] == "Typo=Yes"):
                     s.add_cell("mwt-nonempty-field", lineno, k,
-                               f"a multiword token must have _ in {COLNAMES[k]}, not '{excerpt(cols[k])}'")
+                               f"a multiword token must have _ in {COLNAMES[k]}, not {quoted(cols[k])}")
         else:
             if kind == "e":
                 for k in (HEAD, DEPREL):
                     if cols[k] != "_":
                         s.add_cell("empty-node-nonempty-field", lineno, k,
-                                   f"an empty node must have _ in {COLNAMES[k]}, not '{excerpt(cols[k])}'")
+                                   f"an empty node must have _ in {COLNAMES[k]}, not {quoted(cols[k])}")
             upos = cols[UPOS]
             if upos not in UPOS_TAGS and not (kind == "e" and upos == "_"):
-                s.add_cell("unknown-upos", lineno, UPOS, f"unknown UPOS tag '{excerpt(upos)}'")
+                s.add_cell("unknown-upos", lineno, UPOS, f"unknown UPOS tag {quoted(upos)}")
             if cols[XPOS] == "":
                 s.add_cell("empty-string-in-xpos", lineno, XPOS, "an unspecified XPOS must be _, not empty")
             feats = cols[FEATS]

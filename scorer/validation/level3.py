@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import re
 
+from scorer.excerpt import excerpt, quoted
 from scorer.validation.chars import DEPREL, DEPS, FEATS, HEAD, LEMMA, MISC, UPOS, cell_span, item_span
-from scorer.validation.incident import Incident, excerpt
+from scorer.validation.incident import Incident
 from scorer.validation.level1 import Sentence
 from scorer.validation.level2 import DEPS_HEAD_SET, DEPS_PAIRS, _Memo, _where
 from scorer.validation.tree import ITEMS, Tree
@@ -292,11 +293,11 @@ def check_words(s: Sentence, t: Tree, facts: TreeFacts) -> None:
             if f[1] and upos[k] in ("PRON", "DET"):
                 bad = True
                 _conditional(s, t, facts, "pron-det-without-prontype", k,
-                             f"'{excerpt(t.formtl(k))}' is {upos[k]} but has no PronType feature", FEATS)
+                             f"{quoted(t.formtl(k))} is {upos[k]} but has no PronType feature", FEATS)
             if f[2]:
                 bad = True
                 _add(s, t, "verbform-fin-without-mood", k,
-                     f"the finite verb '{excerpt(t.formtl(k))}' has no Mood feature", FEATS)
+                     f"the finite verb {quoted(t.formtl(k))} has no Mood feature", FEATS)
             if not bad:
                 _remember(_GOOD_EXPECTED, pairs[k])
 
@@ -322,9 +323,9 @@ def check_words(s: Sentence, t: Tree, facts: TreeFacts) -> None:
         if not ext:
             forms = " ".join([t.form[k]] + [t.form[c] for c in children[k] if udeprel[c] == "fixed"])
             _add(s, t, "fixed-without-extpos", k,
-                 f"the fixed expression '{excerpt(forms)}' has no ExtPos feature", FEATS)
+                 f"the fixed expression {quoted(forms)} has no ExtPos feature", FEATS)
         if (ext or upos[k]) == "PROPN" and udeprel[k] != "fixed":
-            _add(s, t, "rel-upos-fixed", k, f"'fixed' is not for proper nouns ('{excerpt(t.formtl(k))}')", UPOS)
+            _add(s, t, "rel-upos-fixed", k, f"'fixed' is not for proper nouns ({quoted(t.formtl(k))})", UPOS)
 
     # flat:foreign wants X and Foreign=Yes on both ends.
     if "flat:foreign" in deprel:
@@ -370,11 +371,11 @@ def check_words(s: Sentence, t: Tree, facts: TreeFacts) -> None:
                 objects.setdefault(head[k], []).append(k)
     for p, group in subjects.items():
         if len(group) > 1 and p:
-            _add(s, t, "too-many-subjects", p, f"several subjects {group} under '{excerpt(t.formtl(p))}' "
+            _add(s, t, "too-many-subjects", p, f"several subjects {group} under {quoted(t.formtl(p))} "
                  "not subtyped ':outer' (outer subjects are allowed when a clause is the predicate)", DEPREL)
     for p, group in objects.items():
         if len(group) > 1 and p:
-            _add(s, t, "too-many-objects", p, f"several direct objects {group} under '{excerpt(t.formtl(p))}'",
+            _add(s, t, "too-many-objects", p, f"several direct objects {group} under {quoted(t.formtl(p))}",
                  DEPREL)
 
     # obl under a nominal that is not a predicate; orphan's parent.
@@ -382,7 +383,7 @@ def check_words(s: Sentence, t: Tree, facts: TreeFacts) -> None:
         p = head[k]
         if upos[p] in ("NOUN", "PROPN", "PRON") and udeprel[p] in _NOMINAL_PARENT:
             if not any(udeprel[c] in ("cop", "nsubj", "csubj") for c in children[p]):
-                _add(s, t, "obl-should-be-nmod", k, f"the parent ({p} '{excerpt(t.formtl(p))}') is a "
+                _add(s, t, "obl-should-be-nmod", k, f"the parent ({p} {quoted(t.formtl(p))}) is a "
                      "nominal, not a predicate: the relation should be 'nmod', not 'obl'", DEPREL)
     for k in _where(udeprel, "orphan") if "orphan" in relations else ():
         p = head[k]
@@ -428,7 +429,7 @@ def check_words(s: Sentence, t: Tree, facts: TreeFacts) -> None:
             span = range(k, fixed[-1] + 1)
             if any(udeprel[m] != "punct" and m not in group for m in span):
                 shown = " ".join(t.form[m] if m in group else "*" for m in span)
-                _add(s, t, "fixed-gap", k, f"gaps in the fixed expression {group} '{excerpt(shown)}'", DEPREL)
+                _add(s, t, "fixed-gap", k, f"gaps in the fixed expression {group} {quoted(shown)}", DEPREL)
         goeswith = [c for c in children[k] if udeprel[c] == "goeswith"]
         if goeswith:
             group = sorted([k] + goeswith)

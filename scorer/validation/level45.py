@@ -15,8 +15,8 @@ MISC takes the slow way.
 
 from __future__ import annotations
 
+from scorer.excerpt import excerpt, quoted
 from scorer.validation.chars import DEPREL, DEPS, FEATS, FORM, LEMMA, MISC, UPOS, WS, cell_span, item_span
-from scorer.validation.incident import excerpt
 from scorer.validation.langdata import LanguageData
 from scorer.validation.level1 import Sentence
 from scorer.validation.level2 import DEPS_PAIRS, CellFacts, _Memo
@@ -186,7 +186,7 @@ def _check_nodes(s: Sentence, t: Tree, level: int, lang: str, data: LanguageData
                 pattern = data.tospace(use if use is not None else lang)
                 if pattern is None or not pattern.fullmatch(word.replace("\xa0", " ")):
                     s.add("invalid-word-with-space", node.line,
-                          f"'{excerpt(word)}' in {'FORM' if column == FORM else 'LEMMA'} is not among "
+                          f"{quoted(word)} in {'FORM' if column == FORM else 'LEMMA'} is not among "
                           f"the words of [{use if use is not None else lang}] allowed to contain whitespace",
                           cell_span(s.text_of(node.line), column))
 
@@ -240,7 +240,7 @@ def _check_nodes(s: Sentence, t: Tree, level: int, lang: str, data: LanguageData
                                 ("unknown-deprel", node.line, *cell_span(s.text_of(node.line), DEPREL)))
                     else:
                         s.add_cell("unknown-deprel", node.line, DEPREL,
-                                   f"unknown relation '{excerpt(str(deprel))}' in [{lang}]")
+                                   f"unknown relation {quoted(str(deprel))} in [{lang}]")
         if node.deps == "_":
             continue
         pairs = DEPS_PAIRS[node.deps]
@@ -257,7 +257,7 @@ def _check_nodes(s: Sentence, t: Tree, level: int, lang: str, data: LanguageData
                 parent_alt = _alt(t.misc_items_of_number(number)) if number else None
             if alt is not None and alt != lang and alt == parent_alt and rel in alt_enhanced:
                 continue
-            s.add("unknown-edeprel", node.line, f"unknown enhanced relation '{excerpt(rel)}' in [{lang}]",
+            s.add("unknown-edeprel", node.line, f"unknown enhanced relation {quoted(rel)} in [{lang}]",
                   item_span(text, DEPS, k))
 
     if level < 5:
@@ -276,10 +276,10 @@ def _check_nodes(s: Sentence, t: Tree, level: int, lang: str, data: LanguageData
                 use = alt
         if is_aux and node.lemma not in data.auxiliaries(use):
             s.add_cell("aux-lemma", node.line, LEMMA,
-                       f"'{excerpt(_lemmatl(node))}' is not an auxiliary in [{use}]")
+                       f"{quoted(_lemmatl(node))} is not an auxiliary in [{use}]")
         if is_cop and node.lemma not in data.copulas(use):
             s.add_cell("cop-lemma", node.line, LEMMA,
-                       f"'{excerpt(_lemmatl(node))}' is not a copula in [{use}]")
+                       f"{quoted(_lemmatl(node))} is not a copula in [{use}]")
 
 
 def _lemmatl(node: _Node) -> str:

@@ -18,9 +18,9 @@ from __future__ import annotations
 import re
 
 from scorer.problems import Related
+from scorer.excerpt import excerpt, quoted
 from scorer.validation.chars import (FORM, ID, MISC, NEWDOC, NEWPAR, PARALLEL_ID, SENT_ID, TEXT,
                                      cell_span, shorten)
-from scorer.validation.incident import excerpt
 from scorer.validation.level1 import Sentence
 from scorer.validation.level2 import _Memo
 
@@ -54,7 +54,7 @@ def check_sent_id(s: Sentence, lang: str, facts: MetaFacts, comments=None) -> No
             matched.append((lineno, match))
         elif line.startswith("# sent_id") or line.startswith("#sent_id"):
             s.add("invalid-sent-id", s.sentence_line,
-                  f"malformed sent_id line '{excerpt(line)}': expected '# sent_id = ID' (ID without "
+                  f"malformed sent_id line {quoted(line)}: expected '# sent_id = ID' (ID without "
                   "whitespace)", related=(Related(lineno, 0, len(line), "the sent_id line"),))
     if not matched:
         s.add("missing-sent-id", s.sentence_line, "the sentence has no sent_id")
@@ -66,7 +66,7 @@ def check_sent_id(s: Sentence, lang: str, facts: MetaFacts, comments=None) -> No
         sid = match.group(1)
         if sid.count("/") > 1 or (sid.count("/") == 1 and lang != "ud"):
             s.add("slash-in-sent-id", s.sentence_line,
-                  f"the slash in sent_id '{excerpt(sid)}' is reserved for parallel treebanks",
+                  f"the slash in sent_id {quoted(sid)} is reserved for parallel treebanks",
                   related=(Related(lineno, *match.span(1), "the sent_id"),))
         facts.sent_id = sid
 
@@ -81,7 +81,7 @@ def check_parallel_id(s: Sentence, facts: MetaFacts, comments=None) -> None:
             matched.append(match)
         elif line.startswith("# parallel_id") or line.startswith("#parallel_id"):
             s.add("invalid-parallel-id", s.sentence_line,
-                  f"malformed parallel_id line '{excerpt(line)}': expected '# parallel_id = "
+                  f"malformed parallel_id line {quoted(line)}: expected '# parallel_id = "
                   "corpus/sentence' with an optional /altN, /partN or /altNpartN",
                   related=(Related(lineno, 0, len(line), "the parallel_id line"),))
     if len(matched) > 1:
@@ -218,7 +218,7 @@ def check_text(s: Sentence, kinds: str, facts: MetaFacts, clean_cells: bool = Fa
                 hint = " (perhaps an extra SpaceAfter=No on the token before?)" if (
                     pos < len(text) and text[pos].isspace()) else ""
                 s.add("text-form-mismatch", lineno,
-                      f"FORM '{excerpt(form)}' of {cols[ID]} is not what the text has next: "
+                      f"FORM {quoted(form)} of {cols[ID]} is not what the text has next: "
                       f"'{excerpt(text[pos:pos + len(form) + 20])}...'{hint}",
                       cell_span(s.text_of(lineno), FORM),
                       related=(Related(text_line, base + pos, base + min(len(text), pos + 1),
@@ -233,11 +233,11 @@ def check_text(s: Sentence, kinds: str, facts: MetaFacts, clean_cells: bool = Fa
                 if pos < len(text) and not text[pos].isspace():
                     s.add_cell("missing-spaceafter", lineno, MISC,
                                f"SpaceAfter=No is missing: the text goes on without a space: "
-                               f"'{excerpt(shorten(form + text[pos:]))}'")
+                               f"{quoted(shorten(form + text[pos:]))}")
                 while pos < len(text) and text[pos].isspace():
                     pos += 1
     facts.spaceafter = spaceafter
     if pos < len(text):
         s.add("text-extra-chars", s.sentence_line,
-              f"the text goes on after the last FORM: '{excerpt(text[pos:])}'",
+              f"the text goes on after the last FORM: {quoted(text[pos:])}",
               related=(Related(text_line, base + pos, base + len(text), "not in any FORM"),))

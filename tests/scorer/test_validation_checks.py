@@ -361,3 +361,16 @@ def test_no_input_crashes_the_validator():
             result = validate_text(damaged, ValidationSettings(level=level, lang="en"))
             for incident in result.incidents:
                 assert incident.test_id in TESTS and 0 <= incident.start <= incident.end
+
+
+def test_messages_quote_user_text_short_and_printable():
+    """A huge cell or one with control characters is quoted as every
+    annoscore message quotes user text (scorer/excerpt.py): cut, its length
+    said, control characters escaped."""
+    upos = "NOUN" + "X" * 50_000
+    text = sentence(GOOD[0].replace("\tNOUN\t", f"\t{upos}\t"), GOOD[1])
+    message = one(text + "\n\n", "unknown-upos", level=2)[0].message
+    assert len(message) < 120 and "(50,004 characters)" in message, message
+    text = sentence(GOOD[0].replace("\tNOUN\t", "\tNO\x1bUN\t"), GOOD[1])
+    message = one(text + "\n\n", "unknown-upos", level=2)[0].message
+    assert "'NO\\x1bUN'" in message and "\x1b" not in message
