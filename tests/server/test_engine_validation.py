@@ -338,3 +338,44 @@ def test_content_problems_get_no_fix(tmp_path):
     engine, path = opened(tmp_path, text)
     problem = next(p for p in engine.diagnostics(path) if p.code == "unknown-upos")
     assert fix_for(engine, path, "unknown-upos", problem.line, problem.start) is None
+
+
+# --- completion from the language's lists (levels 4-5) ---------------------------------------
+
+
+def test_completion_offers_the_languages_features_subtypes_and_auxiliaries(tmp_path):
+    from server.engine.completion import complete
+
+    engine, path = opened(tmp_path, BASE)  # en_…: validated at level 5 with the installed data
+    cat = line_of(BASE, "2\tcat")
+    start, end = cell(BASE, cat, 7)
+    deprels = {c.value: c.detail for c in complete(engine, path, cat, start).candidates}
+    assert deprels["nmod:poss"] == deprels["obl:tmod"] == "subtype documented for [en]"
+    assert "nmod:xyz" not in deprels
+    # FEATS: the item under the cursor is replaced; features the cell has are not offered.
+    start, end = cell(BASE, cat, 5)  # Number=Sing
+    offered = complete(engine, path, cat, start + 2)
+    assert (offered.start, offered.end) == (start, end)
+    values = [c.value for c in offered.candidates]
+    assert "Number=Plur" in values and "Number=Sing" in values and "Mood=Ind" not in values  # (not with NOUN)
+    text = BASE.replace("2\tcat\tcat\tNOUN\tNN\tNumber=Sing\t", "2\tcat\tcat\tNOUN\tNN\tAbbr=Yes|Number=Sing\t", 1)
+    engine, path = opened(tmp_path, text)
+    start, end = cell(text, cat, 5)
+    offered = complete(engine, path, cat, end)
+    assert (offered.start, offered.end) == (start + len("Abbr=Yes|"), end)
+    assert not [c for c in offered.candidates if c.value.startswith("Abbr=")]
+    # Each value offered is one the validator accepts on that word.
+    for candidate in offered.candidates:
+        trial = text.replace("Abbr=Yes|Number=Sing\t", "Abbr=Yes|" + candidate.value + "\t", 1)
+        incidents = validate_text(trial, ValidationSettings(level=4, lang="en")).incidents
+        assert not [i for i in incidents if i.test_id.startswith("feature")], candidate.value
+    # LEMMA of an AUX: the language's auxiliaries.
+    wo = line_of(BASE, "2\two")
+    lemmas = [c.value for c in complete(engine, path, wo, cell(BASE, wo, 2)[0]).candidates]
+    assert "will" in lemmas and "be" in lemmas and "sleep" not in lemmas
+    assert complete(engine, path, cat, cell(BASE, cat, 2)[0]) is None  # (not an AUX)
+    # Without the language: the universal lists only, nothing for FEATS.
+    engine, path = opened(tmp_path, BASE, name="plain.conllu")
+    assert complete(engine, path, cat, cell(BASE, cat, 5)[0]) is None
+    deprels = {c.value: c.detail for c in complete(engine, path, cat, cell(BASE, cat, 7)[0]).candidates}
+    assert "obl:tmod" not in deprels and deprels["nmod:poss"] == "subtype used in this file"

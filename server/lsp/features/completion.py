@@ -1,6 +1,8 @@
 """Completion in CoNLL-U cells (``textDocument/completion``): UPOS tags,
-relations, and HEADs offered as the sentence's words (see
-`server.engine.completion`).  Each item's edit replaces the whole cell."""
+relations, and HEADs offered as the sentence's words; with validation at
+levels 4-5, the language's relation subtypes, features and auxiliaries (see
+`server.engine.completion`).  Each item's edit replaces the span the engine
+gives: the whole cell, or the FEATS item under the cursor."""
 
 from __future__ import annotations
 
