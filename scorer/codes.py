@@ -3,9 +3,16 @@
 One registry, so that what the server says, what the README's tables list
 and what the editor clients know cannot drift apart (a test holds all three
 to it).  A problem's severity shown to the user is its code's here (unless
-the user's ``severities`` setting says otherwise).  The UD validator's test
-ids (``unknown-upos`` …) are codes too; they are registered by
-`scorer.validation.incident.TESTS`, with the validator's levels and classes.
+the user's ``severities`` setting says otherwise).
+
+The UD validator's test ids (``unknown-upos`` …) are codes too: `VALIDATION`
+registers each with the validator's severity, made from
+`scorer.validation.incident.TESTS` (where the validator's checks look up a
+test id's level, class and severity, so the two cannot differ).  One id is
+also one of annoscore's codes (``multiple-roots``): annoscore's entry is the
+code's; a problem both find is one diagnostic with annoscore's code and the
+validator's test id in its data (server/engine/conllu/twins.py).  `ALL` is
+both, what a user may name (``severities``, exclusions) and an editor knows.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .problems import Severity
+from .validation.incident import TESTS
 
 E, W, I, H = Severity.ERROR, Severity.WARNING, Severity.INFORMATION, Severity.HINT
 
@@ -82,8 +90,15 @@ CODES: dict[str, Code] = {code.name: code for code in (
 )}
 
 
+VALIDATION: dict[str, Code] = {
+    test_id: Code(test_id, severity, _CONLLU, f"UD validation, level {level}, {test_class}")
+    for test_id, (level, test_class, severity) in sorted(TESTS.items())}
+
+ALL: dict[str, Code] = {**VALIDATION, **CODES}
+
+
 def default_severity(code: str, given: Severity) -> Severity:
     """The severity a code is shown with by default (the registry's; a code
     it does not know keeps the one it was made with)."""
-    known = CODES.get(code)
+    known = ALL.get(code)
     return known.severity if known is not None else given

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any, Mapping
 
-from scorer.codes import CODES
+from scorer.codes import ALL as ALL_CODES
 from scorer.excerpt import excerpt
 from scorer.hygiene.near import DEFAULT as DEFAULT_NEAR
 from scorer.hygiene.normalize import DEFAULT as DEFAULT_NORMALIZATION
@@ -553,9 +553,9 @@ def apply_editor_settings(settings: Settings, data: Any) -> tuple[Settings, list
 def known_code(code: str) -> bool:
     """A code of the registry (`scorer.codes`, the validator's test ids), or a
     prefix of some (``format-``)."""
-    if code in CODES or code in VALIDATION_TESTS:
+    if code in ALL_CODES:
         return True
-    return code.endswith("-") and any(name.startswith(code) for name in (*CODES, *VALIDATION_TESTS))
+    return code.endswith("-") and any(name.startswith(code) for name in ALL_CODES)
 
 
 def severity_for(settings: Settings, code: str, default: Severity) -> Severity | None:
