@@ -157,9 +157,6 @@ class TextStore:
         last = self.segments[-1]
         return last.first_line + last.text.count("\n")
 
-    def blocks(self) -> list[tuple[int, str]]:
-        return [(s.first_line, s.block) for s in self.segments if s.has_block]
-
     # --- editing --------------------------------------------------------------
 
     def apply_change(self, start: tuple[int, int], end: tuple[int, int],

@@ -447,7 +447,7 @@ class ConlluEvaluator:
 
 
 def _content_flags(sentence: Sentence) -> list[bool]:
-    from .labels import BASE_DEPREL, CONTENT_DEPRELS
+    from .relations import BASE_DEPREL, CONTENT_DEPRELS
     return [BASE_DEPREL[d] in CONTENT_DEPRELS for d in sentence.deprel]
 
 

@@ -154,9 +154,6 @@ class GoldFile:
             return token_text(body)
         return None if start < 0 else body[start:] if start else body
 
-    def is_checked(self, index: int) -> bool:
-        return bool(self._checked[index])
-
     def take_clean(self, index: int) -> None:
         """The bulk lane scored this sentence and found it well formed."""
         self._checked[index] = 1

@@ -851,9 +851,3 @@ class ConlluFileReader:
                 body, problems = encoding_problems(line, body)
                 self.problems.extend(problems)
             yield line, body
-
-
-def read_file(path: str | os.PathLike[str]) -> ConlluDocument:
-    reader = ConlluFileReader(path)
-    sentences = list(reader)
-    return ConlluDocument(sentences, reader.problems)

@@ -42,7 +42,7 @@ from typing import Sequence
 from . import counts as C
 from .align import Alignment, WordSpans, align_words, spans_correct
 from .counts import Counts
-from .labels import ALL_FEATS, BASE_DEPREL, CONTENT_DEPRELS, CONTENT_OF, DEPS, FUNCTIONAL_DEPRELS, UFEATS
+from .relations import ALL_FEATS, BASE_DEPREL, CONTENT_DEPRELS, CONTENT_OF, DEPS, FUNCTIONAL_DEPRELS, UFEATS
 from .sentence import Sentence
 from .text import has_spaces, strip_spaces
 

@@ -18,7 +18,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 from scorer.batch import (
-    MISSING, SCORED, UNREADABLE, TABLE_METRICS, ManyOptions, Pairing, PairingError, PairTask, expand_runs,
+    MISSING, SCORED, UNREADABLE, TABLE_METRICS, ManyOptions, FilePairs, PairingError, PairTask, expand_runs,
     many_report, pair_directories, pair_run, read_manifest, score_pair,
 )
 from scorer.conllu.breakdown import breakdown_text
@@ -73,7 +73,7 @@ def _pairing_hint(args: argparse.Namespace) -> str:
             " and the README)")
 
 
-def _runs(args: argparse.Namespace) -> list[tuple[str | None, str | None, Pairing]]:
+def _runs(args: argparse.Namespace) -> list[tuple[str | None, str | None, FilePairs]]:
     try:
         if args.manifest:
             if args.pred or args.gold:
@@ -93,7 +93,7 @@ def _runs(args: argparse.Namespace) -> list[tuple[str | None, str | None, Pairin
         raise InputError(str(error)) from None
 
 
-def _system_runs(values: list[str], gold: str, split: str) -> list[tuple[str | None, str | None, Pairing]]:
+def _system_runs(values: list[str], gold: str, split: str) -> list[tuple[str | None, str | None, FilePairs]]:
     if not os.path.exists(gold):
         raise InputError(f"{gold}: no such file or folder (gold)")
     patterns: dict[str, list[str]] = {}
@@ -102,7 +102,7 @@ def _system_runs(values: list[str], gold: str, split: str) -> list[tuple[str | N
         if not sep or not name or not pattern:
             raise UsageError(f"--system {excerpt(value)}: write NAME=GLOB (e.g. udpipe='runs/seed*/')")
         patterns.setdefault(name, []).append(pattern)
-    out: list[tuple[str | None, str | None, Pairing]] = []
+    out: list[tuple[str | None, str | None, FilePairs]] = []
     gold_is_dir = os.path.isdir(gold)
     for name, globs in patterns.items():
         matches = expand_runs(globs)

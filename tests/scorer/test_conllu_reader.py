@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import conllu, shared_path, write
-from scorer.conllu.reader import ConlluFileReader, parse_block, read_file, read_text
+from conftest import read_file
+from scorer.conllu.reader import ConlluFileReader, parse_block, read_text
 from scorer.conllu.text import ZS_CHARACTERS
 
 S1 = """# sent_id = s1
