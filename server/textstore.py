@@ -21,7 +21,7 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
-from scorer.conllu.reader import BlockSplitter, normalize_newlines
+from scorer.conllu.blocks import BlockSplitter, normalize_newlines
 from scorer.problems import Problem
 
 

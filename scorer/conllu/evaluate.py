@@ -40,7 +40,8 @@ from .gold import GoldFile
 from .chunks import ChunkCounter, IdenticalBatch
 from .pairing import Chunk, Mismatch, SentencePairer
 from .bulk import PlainPairs
-from .reader import ConlluFileReader, parse_blocks, read_comments
+from .parse import parse_blocks, read_comments
+from .reader import ConlluFileReader
 from .score import (
     DEPREL_FULL_OK, FEATS_ALL_OK, HEAD_OK, LEMMA_OK, METRIC_BITS, UPOS_OK, XPOS_OK,
     ChunkScore, identity_ready, one_side_counts, score_chunk,

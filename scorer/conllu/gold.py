@@ -20,7 +20,8 @@ from collections import OrderedDict
 from typing import Callable, Iterator
 
 from .bulk import token_text
-from .reader import ConlluFileReader, holds_one_sentence, parse_block, parse_blocks, read_comments
+from .parse import holds_one_sentence, parse_block, parse_blocks, read_comments
+from .reader import ConlluFileReader
 from .sentence import Sentence
 
 # Parsed sentences kept for reuse (pairing often asks for the same one twice).

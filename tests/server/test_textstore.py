@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from scorer.conllu.reader import iter_blocks
+from scorer.conllu.blocks import iter_blocks
 from server.demo import __file__ as demo_init
 from server.textstore import TextStore
 from pathlib import Path
