@@ -22,14 +22,14 @@ themselves.  So sentences are read a batch at a time (`read_plain`):
 
 Two plain sentences with the same tokens — a gold one and a predicted one —
 are counted together with others, from those columns
-(`count_plain_pairs`, with `score.count_same_tokens`).  Both `evaluate`
+(`count_plain_pairs`, with `identical.count_same_tokens`).  Both `evaluate`
 and the engine count plain pairs this way.
 
 A sentence that does not pass is not an error: it is scored the ordinary
 way (parse, pair, align), which also reports what is wrong with it.  So
 every check here may be stricter than the reader's, never looser: a plain
 pair is one the ordinary path would find no problem in and count with
-`score.count_identical`, to the same counts (the tests hold the lanes to it).
+`identical.count_identical`, to the same counts (the tests hold the lanes to it).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ import numpy as np
 from .counts import Counts
 from .columns import DEPS_EXTENTS, id_strings, plain_multiword_rows
 from .parse import read_comments
-from .score import WordColumns, count_same_tokens
+from .identical import WordColumns, count_same_tokens
 from .text import has_spaces
 
 # Columns kept for scoring, by CoNLL-U column number.

@@ -42,9 +42,10 @@ from .pairing import Chunk, Mismatch, SentencePairer
 from .bulk import PlainPairs
 from .parse import parse_blocks, read_comments
 from .reader import ConlluFileReader
+from .identical import identity_ready
 from .score import (
     DEPREL_FULL_OK, FEATS_ALL_OK, HEAD_OK, LEMMA_OK, METRIC_BITS, UPOS_OK, XPOS_OK,
-    ChunkScore, identity_ready, one_side_counts, score_chunk,
+    ChunkScore, one_side_counts, score_chunk,
 )
 from .sentence import Sentence
 
