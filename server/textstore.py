@@ -38,6 +38,9 @@ class Segment:
     analysis: object = None
     # The subtyped relations its DEPREL cells use (made when completion asks).
     subtypes: frozenset | None = None
+    # Where its sentence occurs in earlier splits: (the index asked, the
+    # occurrences) (see server.engine.splits).
+    leaks: tuple | None = None
     n_lines: int = 0       # lines this segment starts (a last segment without a final newline has one more)
 
     def __post_init__(self) -> None:

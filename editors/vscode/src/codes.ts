@@ -10,7 +10,7 @@ export const ANNOSCORE_CODES: readonly string[] = [
   'format-empty-sentence', 'format-empty-text', 'format-encoding', 'format-final-blank-line',
   'format-head', 'format-header', 'format-id', 'format-id-order', 'format-mwt', 'format-newline',
   'format-spaces', 'format-unknown-tag', 'gold-diff', 'head-out-of-range', 'internal-error',
-  'label-mismatch', 'line-count', 'low-confidence', 'missing-head', 'missing-item',
+  'label-mismatch', 'leak', 'line-count', 'low-confidence', 'missing-head', 'missing-item',
   'missing-sentence', 'multiple-roots', 'no-root', 'no-text', 'segmentation-mismatch',
   'sentence-boundary', 'tag-mismatch', 'text-mismatch', 'unknown-label', 'unparsed',
 ];
