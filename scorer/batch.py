@@ -189,6 +189,7 @@ class PairTask:
     breakdown: tuple[str, ...] = ()
     confusions: int = 0
     run: str | None = None  # the system run (seed) it belongs to
+    final: bool = False     # a final run on a declared test split: ``final:yes`` in its signature
 
 
 def score_pair(task: PairTask) -> dict[str, Any]:
@@ -214,6 +215,8 @@ def score_pair(task: PairTask) -> dict[str, Any]:
         return out
     signature = conllu_signature(spec.pred, spec.gold, task.options, result.system_sha256 or "",
                                  result.gold_sha256 or "")
+    if task.final:
+        signature.options["final"] = True
     json_result = conllu_json(result, signature)
     if sink is not None:
         json_result.update(sink.as_json())

@@ -26,6 +26,7 @@ from scorer.excerpt import excerpt, printable
 from scorer.report import percent, render_table
 
 from ..parallel import default_jobs
+from . import final
 from .errors import InputError, UsageError
 from .evaluate_conllu import options_from
 from .options import breakdown_kinds
@@ -49,11 +50,18 @@ def run(args: argparse.Namespace) -> int:
     options = options_from(args)
     kinds = breakdown_kinds(args)
     runs = _runs(args)  # (system name or None, run label or None, pairing)
-    tasks = [PairTask(spec, options, kinds, args.confusions or 0, run=label)
-             for _, label, pairing in runs for spec in pairing.pairs]
-    if not any(t.spec.pred for t in tasks):
+    pairs = [(system, label, spec) for system, label, pairing in runs for spec in pairing.pairs]
+    if not any(spec.pred for _, _, spec in pairs):
         raise InputError("no prediction pairs with a gold file" + _pairing_hint(args))
+    # Declared test splits: refused without --final, recorded with it (final.py), as for one pair.
+    scored = [(system, label, spec) for system, label, spec in pairs if spec.pred]
+    finals = dict(zip((id(spec) for _, _, spec in scored), final.gate_many(
+        args, [final.ManyPair(system, label, spec.pred, spec.gold) for system, label, spec in scored])))
+    tasks = [PairTask(spec, options, kinds, args.confusions or 0, run=label,
+                      final=finals.get(id(spec)) is not None)
+             for _, label, spec in pairs]
     results = _score_all(tasks, args.jobs if args.jobs is not None else default_jobs())
+    final.mark_many([finals.get(id(t.spec)) for t in tasks], results)
     report = many_report(runs, results, ManyOptions(
         strict=options.strict, predicted_only=options.predicted_only, annotated_only=options.annotated_only,
         split=args.split, shared_task=args.shared_task, confusions=args.confusions or 0,
