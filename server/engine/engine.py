@@ -37,6 +37,7 @@ from .diagnostics import DiagnosticCap
 from .disk import read_disk_text
 from .document import Document
 from .lines import LinesHandler
+from .splits import TEST_SPLIT_MESSAGE, LeakIndexes, leak_problems, withheld_gold
 
 Progress = Callable[[float], None]
 Handler = ConlluHandler | LinesHandler
@@ -56,6 +57,7 @@ class Engine:
         self.settings = settings or Settings()
         self.documents: dict[str, Document] = {}
         self.log = log or (lambda message: None)
+        self.leak_indexes = LeakIndexes()
         # Whether the editor ends a line at a lone CR, as the LSP says; the
         # language server sets False for editors that keep it in the line
         # (see server.textstore.TextStore).  Files read from disk always do.
@@ -229,10 +231,11 @@ class Engine:
         handler = handler_for(document)
         gold = None
         try:
+            document.gold_withheld = withheld_gold(document.setup.gold, self.settings, self.root)
             if document.binary is not None:  # not text: nothing to score
                 handler.forget(document)
             else:
-                gold = self.gold_document(document)
+                gold = None if document.gold_withheld else self.gold_document(document)
                 handler.rescore(document, gold, self.settings, self.log, progress, self.background_validation)
         except Exception as error:  # a fault of ours: say so on the document, start afresh next time
             self.log(f"rescoring {key} failed:\n{traceback.format_exc()}")
@@ -240,7 +243,7 @@ class Engine:
             handler.forget(document)
             return [key]
         document.failure = None
-        if gold is None:
+        if gold is None and not document.gold_withheld:
             gold = self.documents.get(document.setup.gold or "")
         return [key] + ([gold.key] if gold is not None and gold.in_editor else [])
 
@@ -272,6 +275,9 @@ class Engine:
         for problem in document.byte_problems:
             shown.add(problem)
         handler.diagnostics(document, self.dependents(document.path or ""), self.settings, shown)
+        if document.format == "conllu" and self.settings.splits.train:
+            for problem in leak_problems(document, self.leak_indexes, self.settings, self.root):
+                shown.add(problem)
         return shown.finish()
 
     def score(self, key: str) -> dict[str, Any] | None:
@@ -282,7 +288,10 @@ class Engine:
         if document.binary is not None:  # not scored: the one diagnostic says why
             return {"path": document.path or document.key, "format": document.format, "gold": None,
                     "metrics": {}, "counts": {"sentences": 0, "unparsed": 0, "refused": 0, "lowConfidence": 0}}
-        return handler_for(document).score(document)
+        payload = handler_for(document).score(document)
+        if document.gold_withheld:  # no live score against a test split
+            payload.update({"gold": None, "metrics": {}, "testSplit": True, "message": TEST_SPLIT_MESSAGE})
+        return payload
 
     def validation_pending(self, key: str):
         """A future that is done when the document's first UD validation,
@@ -304,4 +313,6 @@ class Engine:
         document = self.documents.get(key)
         if document is None:
             return None
+        if document.gold_withheld:
+            return f"Its gold is a declared test split, scored once per system: {TEST_SPLIT_MESSAGE[12:]}."
         return handler_for(document).report(document, self.gold_document(document), self.settings)

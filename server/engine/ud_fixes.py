@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from scorer.conllu.reader import cell_span
+from scorer.conllu.columns import cell_span
 from scorer.validation.chars import WS_CLASS
 from scorer.validation.level2 import MISC_ATTRIBUTES
 
