@@ -5,7 +5,10 @@ the same file, each as a separate process started from scratch (language
 data loading included); ours runs once before the official validator and
 twice after it, its median compared, since this machine's speed drifts.
 The script checks that the two multisets of (line, test id) are equal,
-compared per test id, and prints the times and their ratio.  It then times
+compared per test id, and prints the times and their ratio.  The same for
+what a user runs, ``annoscore check --json --level 5 --lang en FILE`` (the
+validator with annoscore's own reading and checks of the file, as many
+processes as ``evaluate`` uses), its findings read from the JSON.  It then times
 the parts inside one process: `validate_text` warm, the document-wide
 checks alone (`validate_document`, what an editor re-runs after every edit)
 per 10k sentences, and loading the language data.
@@ -167,6 +170,23 @@ def main() -> int:
           f"{'yes' if same else 'NO'}")
     if not same:
         print(table(expected, got))
+    check = [sys.executable, "-m", "server.cli", "check", "--json", "--level", str(args.level),
+             "--lang", args.lang, str(path)]
+    checks = [run_measured(check, env=env) for _ in range(args.runs)]
+    if any(run.returncode not in (0, 1) for run in checks):
+        print(checks[0].stderr, file=sys.stderr)
+        return 1
+    middle = sorted(checks, key=lambda r: r.seconds)[len(checks) // 2]
+    found = Counter(((d.get("ud_line") or d["line"]) - 1, d["test_id"])
+                    for d in json.loads(middle.stdout)["files"][0]["diagnostics"] if "test_id" in d)
+    print(f"annoscore check: {middle.seconds:7.2f} s  peak {middle.peak_rss / 2**20:5.0f} MB  "
+          f"{sum(found.values())} incidents  (median of {len(checks)} runs: "
+          f"{', '.join(f'{r.seconds:.2f}' for r in checks)} s)")
+    print(f"check's speed-up: {official.seconds / middle.seconds:.1f}x; (line, test id) multisets equal: "
+          f"{'yes' if found == expected else 'NO'}")
+    if found != expected:
+        print(table(expected, found))
+        same = False
     pair = two_processes(path, args.level, args.lang, env)
     print(f"two processes, one half each: {pair:.2f} s ({official.seconds / pair:.1f}x)")
     in_process(path, args.level, args.lang)
