@@ -72,3 +72,38 @@ def test_the_vs_code_extension_knows_every_code():
     lua = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "editors" / "nvim").rglob("*.lua"))
     used = set(re.findall(r'== "([a-z]+(?:-[a-z]+)+)"', lua))
     assert used <= set(CODES) | set(TESTS), sorted(used - set(CODES) - set(TESTS))
+
+
+def test_the_validators_test_ids_are_registered_with_their_level_class_and_severity():
+    from scorer.codes import ALL, VALIDATION
+    assert len(VALIDATION) == len(TESTS) == 143
+    for test_id, (level, test_class, severity) in TESTS.items():
+        assert VALIDATION[test_id].severity is severity and f"level {level}, {test_class}" in VALIDATION[test_id].meaning
+    # The one id that is also ours is ours (a problem both find keeps annoscore's code).
+    assert set(TESTS) & set(CODES) == {"multiple-roots"} and ALL["multiple-roots"] is CODES["multiple-roots"]
+    assert set(ALL) == set(CODES) | set(TESTS)
+
+
+def test_the_readme_lists_every_test_id_with_its_level_class_and_severity():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("### Test ids"):text.index("## Live in the editor")]
+    listed: dict[str, tuple[int, str, str]] = {}
+    for row in section.split("\n"):
+        if row.startswith("| ") and row[2:3].isdigit():
+            level, test_class, severity, ids = (cell.strip() for cell in row.strip("|").split("|"))
+            for test_id in re.findall(r"`([a-z0-9-]+)`", ids):
+                assert test_id not in listed, test_id
+                listed[test_id] = (int(level), test_class, severity)
+    expected = {t: (level, c, s.label) for t, (level, c, s) in TESTS.items()}
+    assert listed == expected, (sorted(set(expected) - set(listed)), sorted(set(listed) - set(expected)),
+                                sorted(t for t in listed if t in expected and listed[t] != expected[t]))
+
+
+def test_the_twins_pair_registered_codes_with_test_ids():
+    """A validator finding that is one of annoscore's problems keeps
+    annoscore's code: both names of each pair must be registered."""
+    from server.engine.conllu.twins import SAME_DOCUMENT, SAME_LINE, SAME_SENTENCE
+    for table in (SAME_LINE, SAME_SENTENCE, SAME_DOCUMENT):
+        for code, test_ids in table.items():
+            assert code in CODES, code
+            assert set(test_ids) <= set(TESTS), (code, test_ids)
