@@ -51,6 +51,10 @@ export function readRawSettings(): RawSettings {
     sentences: config.get('sentences'),
     maxDiagnostics: config.get('maxDiagnostics'),
     files: { segmentation: config.get('files.segmentation'), labels: config.get('files.labels') },
+    validation: {
+      level: config.get('validation.level'), lang: config.get('validation.lang'),
+      dataDir: config.get('validation.dataDir'), exclude: config.get('validation.exclude'),
+    },
     server: { command: config.get('server.command') },
   };
 }

@@ -23,6 +23,17 @@ export const SENTENCE_MODES: readonly SentenceMode[] = ['all', 'predicted', 'ann
 export const DIAGNOSTIC_CODES: readonly string[] = [...ANNOSCORE_CODES, ...VALIDATION_CODES];
 export const FORMAT_CODE_PREFIX = 'format-';
 
+/**
+ * UD validation: the level ("auto": 5 when a language and the UD data are
+ * at hand, else 3; "off"), the language of levels 4-5 ("": from the file
+ * name or the project file), the UD tools' data folder ("": the installed
+ * udtools'), and the test ids or classes not reported.
+ */
+export type ValidationLevel = 'auto' | 'off' | 1 | 2 | 3 | 4 | 5;
+export const VALIDATION_LEVELS: readonly ValidationLevel[] = ['auto', 'off', 1, 2, 3, 4, 5];
+export const VALIDATION_CLASSES: readonly string[] = ['FORMAT', 'MORPHO', 'SYNTAX', 'ENHANCED', 'METADATA', 'UNICODE'];
+const LANGUAGE_CODE = /^[a-z]{2,8}$/;
+
 export function isDiagnosticCode(code: string): boolean {
   return DIAGNOSTIC_CODES.includes(code) ||
     code.startsWith(FORMAT_CODE_PREFIX);  // `format-` alone: every reader problem, as the server reads it
@@ -37,6 +48,7 @@ export interface AnnoscoreSettings {
   /** Diagnostics shown per code and document before one summary; a whole number ≥ 1. */
   maxDiagnostics: number;
   files: { segmentation: string[]; labels: string[] };
+  validation: { level: ValidationLevel; lang: string; dataDir: string; exclude: string[] };
   server: { command: string[] };
 }
 
@@ -48,6 +60,7 @@ export const DEFAULT_SETTINGS: AnnoscoreSettings = {
   sentences: 'all',
   maxDiagnostics: 1000,
   files: { segmentation: [], labels: [] },
+  validation: { level: 'auto', lang: '', dataDir: '', exclude: [] },
   server: { command: [] },
 };
 
@@ -60,6 +73,7 @@ export interface RawSettings {
   sentences?: unknown;
   maxDiagnostics?: unknown;
   files?: { segmentation?: unknown; labels?: unknown };
+  validation?: { level?: unknown; lang?: unknown; dataDir?: unknown; exclude?: unknown };
   server?: { command?: unknown };
 }
 
@@ -151,14 +165,54 @@ export function normalizeSettings(raw: RawSettings): NormalizedSettings {
   const segmentation = stringList(raw.files?.segmentation, 'files.segmentation', report);
   const labels = stringList(raw.files?.labels, 'files.labels', report);
   const command = stringList(raw.server?.command, 'server.command', report);
+  const validation = normalizeValidation(raw.validation ?? {}, report);
 
   return {
     settings: {
       threshold, run, severities, goldDiff, sentences, maxDiagnostics,
-      files: { segmentation, labels }, server: { command },
+      files: { segmentation, labels }, validation, server: { command },
     },
     problems,
   };
+}
+
+function normalizeValidation(raw: NonNullable<RawSettings['validation']>,
+  report: (key: string, message: string) => void): AnnoscoreSettings['validation'] {
+  const validation = { ...DEFAULT_SETTINGS.validation, exclude: [] as string[] };
+  if (raw.level !== undefined && raw.level !== null) {
+    if (VALIDATION_LEVELS.includes(raw.level as ValidationLevel)) {
+      validation.level = raw.level as ValidationLevel;
+    } else if (raw.level === 0) {
+      validation.level = 'off';
+    } else {
+      report('validation.level', `must be "auto", "off" or a level from 1 to 5, not ${JSON.stringify(raw.level)}; ` +
+        'using "auto"');
+    }
+  }
+  if (raw.lang !== undefined && raw.lang !== null) {
+    if (typeof raw.lang === 'string' && (raw.lang === '' || LANGUAGE_CODE.test(raw.lang))) {
+      validation.lang = raw.lang;
+    } else {
+      report('validation.lang', `must be a UD language code such as "en" or "cop", not ${JSON.stringify(raw.lang)}; ` +
+        'using the file name\'s');
+    }
+  }
+  if (raw.dataDir !== undefined && raw.dataDir !== null) {
+    if (typeof raw.dataDir === 'string') {
+      validation.dataDir = raw.dataDir;
+    } else {
+      report('validation.dataDir', `must be a folder (a string), not ${JSON.stringify(raw.dataDir)}; ignored`);
+    }
+  }
+  for (const name of stringList(raw.exclude, 'validation.exclude', report)) {
+    if (VALIDATION_CODES.includes(name) || ANNOSCORE_CODES.includes(name) || VALIDATION_CLASSES.includes(name.toUpperCase())) {
+      validation.exclude.push(name);
+    } else {
+      report('validation.exclude', `"${name}" is neither a validator test id (such as "unknown-upos") nor a class ` +
+        `(${VALIDATION_CLASSES.join(', ')}); ignored`);
+    }
+  }
+  return validation;
 }
 
 /** A list of non-empty strings; a single string is accepted as a list of one (a common slip). */

@@ -21,6 +21,7 @@ describe('settings normalization', () => {
       sentences: 'annotated',
       maxDiagnostics: 50,
       files: { segmentation: ['seg/*.txt'], labels: ['**/*.labels.tsv'] },
+      validation: { level: 4, lang: 'cop', dataDir: '/ud/tools/data', exclude: ['misc-attr-typo', 'MORPHO'] },
       server: { command: ['/venv/bin/annoscore', 'lsp'] },
     });
     assert.deepEqual(problems, []);
@@ -32,8 +33,22 @@ describe('settings normalization', () => {
       sentences: 'annotated',
       maxDiagnostics: 50,
       files: { segmentation: ['seg/*.txt'], labels: ['**/*.labels.tsv'] },
+      validation: { level: 4, lang: 'cop', dataDir: '/ud/tools/data', exclude: ['misc-attr-typo', 'MORPHO'] },
       server: { command: ['/venv/bin/annoscore', 'lsp'] },
     });
+  });
+
+  it('checks the validation settings, reporting bad values and keeping the rest', () => {
+    assert.deepEqual(DEFAULT_SETTINGS.validation, { level: 'auto', lang: '', dataDir: '', exclude: [] });
+    assert.equal(normalizeSettings({ validation: { level: 0 } }).settings.validation.level, 'off');
+    const { settings, problems } = normalizeSettings({
+      validation: { level: 6, lang: 'English', dataDir: 3, exclude: ['unknown-upos', 'unknwn-upos', 'syntax'] },
+    });
+    assert.deepEqual(settings.validation, { level: 'auto', lang: '', dataDir: '', exclude: ['unknown-upos', 'syntax'] });
+    assert.deepEqual(problems.map((p) => p.setting), [
+      'annoscore.validation.level', 'annoscore.validation.lang', 'annoscore.validation.dataDir',
+      'annoscore.validation.exclude']);
+    assert.match(problems[3]!.message, /"unknwn-upos" is neither a validator test id/);
   });
 
   it('accepts the ends of the threshold range and refuses values outside it', () => {
