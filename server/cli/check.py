@@ -94,6 +94,20 @@ def validation_config(args: argparse.Namespace, base):
     return replace(base, **changes)
 
 
+# About the size of a file whose first validation goes to helpers (600 blocks).
+HELPED_BYTES = 1 << 20
+
+
+def _prepare_helpers(paths: list[str]) -> None:
+    """A file large enough to be scored and validated in helper processes:
+    start their forkserver now, while the files are read (its imports take
+    about a second, which the first pass would otherwise wait for)."""
+    from ..engine.conllu import parts
+
+    if any(os.path.isfile(p) and os.path.getsize(p) >= HELPED_BYTES for p in paths):
+        parts.prepare()
+
+
 def run(args: argparse.Namespace) -> int:
     from ..config import Settings  # the engine, imported only by the commands that use it
     from ..daemon import DiskWorkspace, files_under, shown_path
@@ -105,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"{path}: no such file")
     if args.gold:
         check_input_file(args.gold, "gold")
+    _prepare_helpers(args.files)
     settings = Settings() if args.threshold is None else Settings(threshold=args.threshold)
     workspace = DiskWorkspace(os.getcwd(), settings)
     from dataclasses import replace
