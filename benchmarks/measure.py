@@ -71,10 +71,10 @@ class PeakSampler:
         return self.peak
 
 
-def run_measured(command: list[str], env: dict | None = None) -> Measurement:
+def run_measured(command: list[str], env: dict | None = None, cwd: str | None = None) -> Measurement:
     start = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, **(env or {})})
+                               env={**os.environ, **(env or {})}, cwd=cwd)
     sampler = PeakSampler(process.pid)
     stdout, stderr = process.communicate()
     seconds = time.perf_counter() - start

@@ -50,6 +50,7 @@ from typing import Any, Mapping
 
 from scorer.codes import ALL as ALL_CODES
 from scorer.excerpt import excerpt
+from scorer.formats import FORMATS
 from scorer.hygiene.near import DEFAULT as DEFAULT_NEAR
 from scorer.hygiene.normalize import DEFAULT as DEFAULT_NORMALIZATION
 from scorer.hygiene import rules_from
@@ -65,7 +66,6 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 # The project files, in the order they are looked for at the workspace root.
 CONFIG_FILES = ("annoscore.toml", "pyproject.toml")
-FORMATS = ("conllu", "space", "tsv", "labels")
 EXTENSION_FORMATS = {".conllu": "conllu", ".conll": "conllu", ".txt": "space", ".tsv": "tsv"}
 RUN_MODES = ("onSave", "onType")
 LOW_CONFIDENCE_MODES = ("word", "cell")  # one low-confidence diagnostic per word, or per cell

@@ -37,22 +37,55 @@ compares it (``# text``, else the FORMs rebuilt).
 
 from __future__ import annotations
 
-from typing import Sequence
+import importlib
+from typing import TYPE_CHECKING, Sequence
 
-from .index import LeakIndex, Occurrence
-from .items import Item, ItemFile, ReadOptions, conllu_text, read_items
-from .leaks import Finding, LeakReport, Place, find_leaks
-from .near import NearRules, parse_near
-from .normalize import Normalization, parse_normalization
-from .splits import SPLITS, split_from_name
+if TYPE_CHECKING:
+    from .near import NearRules
+    from .normalize import Normalization
 
 
 def rules_from(normalize: str | Sequence[str], near: str | Sequence[str]) -> tuple[Normalization, NearRules]:
     """The normalization and near rules named by ``normalize`` and ``near``
     (as ``--normalize`` / ``--near`` or ``[splits]`` give them).  Raises
     ValueError saying what is wrong."""
+    from .near import parse_near
+    from .normalize import parse_normalization
     normalization = parse_normalization(normalize)
     return normalization, parse_near(near, normalization)
+
+
+# Each name is imported from its module when first asked for (PEP 562), so
+# that reading one constant of a module here (as server.config does) does
+# not load the whole package: `annoscore evaluate` needs none of it.
+_WHERE = {
+    'LeakIndex': 'scorer.hygiene.index',
+    'Occurrence': 'scorer.hygiene.index',
+    'Item': 'scorer.hygiene.items',
+    'ItemFile': 'scorer.hygiene.items',
+    'ReadOptions': 'scorer.hygiene.items',
+    'conllu_text': 'scorer.hygiene.items',
+    'read_items': 'scorer.hygiene.items',
+    'Finding': 'scorer.hygiene.leaks',
+    'LeakReport': 'scorer.hygiene.leaks',
+    'Place': 'scorer.hygiene.leaks',
+    'find_leaks': 'scorer.hygiene.leaks',
+    'NearRules': 'scorer.hygiene.near',
+    'parse_near': 'scorer.hygiene.near',
+    'Normalization': 'scorer.hygiene.normalize',
+    'parse_normalization': 'scorer.hygiene.normalize',
+    'SPLITS': 'scorer.hygiene.splits',
+    'split_from_name': 'scorer.hygiene.splits',
+}
+
+
+def __getattr__(name: str):
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
 
 
 __all__ = ["Finding", "Item", "ItemFile", "LeakIndex", "LeakReport", "NearRules", "Normalization",

@@ -28,13 +28,13 @@ import hashlib
 import os
 from dataclasses import dataclass, field
 
+from ..formats import EXTENSIONS, FORMATS
 from ..conllu.reader import BinaryFileError, ConlluFileReader
 from ..lines import decode_text, split_lines
 from ..problems import Problem, Severity
 from ..labels.table import TableSpec, parse_table_text, table_spec
 from ..segmentation.tokens import SegmentationOptions, has_tokens, split_words
 
-FORMATS = ("conllu", "space", "tsv", "labels")
 # File problems worth passing on: what was read differs from the bytes.
 # (Blank-line and final-line matters of CoNLL-U change no sentence's text.)
 _KEPT = ("format-encoding", "format-binary", "format-bom")
@@ -211,9 +211,6 @@ class ReadOptions:
     text_column: str | None = None
     label_column: str | None = None
     id_column: str | None = None
-
-
-EXTENSIONS = {".conllu": "conllu", ".conll": "conllu", ".txt": "space", ".tsv": "tsv", ".csv": "labels"}
 
 
 def format_of(path: str, options: ReadOptions) -> str | None:

@@ -17,12 +17,44 @@ or data).  The language data for levels 4-5 is read at run time from the
 UD tools' ``data/`` folder (`langdata`).
 """
 
-from scorer.validation.block import BlockValidation, validate_block
-from scorer.validation.document import FileFacts, blank_sentence_lines, validate_document
-from scorer.validation.incident import CLASSES, TESTS, Incident
-from scorer.validation.langdata import DataError, guess_language, installed_data_dir, language_data
-from scorer.validation.settings import Prepared, ValidationSettings, prepare
-from scorer.validation.text import ValidationResult, cut, validate_file, validate_text
+from __future__ import annotations
+
+import importlib
+
+# Each name is imported from its module when first asked for (PEP 562), so
+# that reading one constant of a module here (as server.config does) does
+# not load the whole package: `annoscore evaluate` needs none of it.
+_WHERE = {
+    'BlockValidation': 'scorer.validation.block',
+    'validate_block': 'scorer.validation.block',
+    'FileFacts': 'scorer.validation.document',
+    'blank_sentence_lines': 'scorer.validation.document',
+    'validate_document': 'scorer.validation.document',
+    'CLASSES': 'scorer.validation.incident',
+    'TESTS': 'scorer.validation.incident',
+    'Incident': 'scorer.validation.incident',
+    'DataError': 'scorer.validation.langdata',
+    'guess_language': 'scorer.validation.langdata',
+    'installed_data_dir': 'scorer.validation.langdata',
+    'language_data': 'scorer.validation.langdata',
+    'Prepared': 'scorer.validation.settings',
+    'ValidationSettings': 'scorer.validation.settings',
+    'prepare': 'scorer.validation.settings',
+    'ValidationResult': 'scorer.validation.text',
+    'cut': 'scorer.validation.text',
+    'validate_file': 'scorer.validation.text',
+    'validate_text': 'scorer.validation.text',
+}
+
+
+def __getattr__(name: str):
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "BlockValidation", "CLASSES", "DataError", "FileFacts", "Incident", "Prepared", "TESTS",

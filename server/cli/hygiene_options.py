@@ -11,12 +11,15 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
 
-from scorer.hygiene import ReadOptions, parse_near, parse_normalization, read_items
-from scorer.hygiene.items import FORMATS, ItemFile, format_of
-from scorer.hygiene.near import NearRules
-from scorer.hygiene.normalize import Normalization
+from scorer.formats import FORMATS
+from scorer.hygiene.near import NearRules, parse_near
+from scorer.hygiene.normalize import Normalization, parse_normalization
 from scorer.problems import Severity
+
+if TYPE_CHECKING:  # the readers are imported when a command reads (the CLI starts faster)
+    from scorer.hygiene.items import ItemFile, ReadOptions
 
 from ..config import Settings, load_project, project_root
 from .errors import UsageError
@@ -77,12 +80,14 @@ def rules(args: argparse.Namespace, settings: Settings) -> tuple[Normalization, 
 
 
 def read_options(args: argparse.Namespace) -> ReadOptions:
+    from scorer.hygiene.items import ReadOptions
     return ReadOptions(args.format, args.pos, args.text_column, args.label_column, args.id_column)
 
 
 def read(path: str, options: ReadOptions, command: str) -> ItemFile:
     """A file's items, its problems printed on stderr (the first few).
     UsageError when it cannot be read at all (no check is possible)."""
+    from scorer.hygiene.items import format_of, read_items
     if not os.path.exists(path):
         raise UsageError(f"{path}: no such file")
     if os.path.isdir(path):

@@ -20,11 +20,10 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from scorer.binary import HEAD_BYTES, binary_problem
+from scorer.formats import EXTENSIONS, FORMATS
 
 from .errors import InputError, UsageError
 
-FORMATS = ("conllu", "space", "tsv", "labels")
-_EXTENSIONS = {".conllu": "conllu", ".conll": "conllu", ".txt": "space", ".tsv": "tsv", ".csv": "labels"}
 
 
 STDIN = "-"
@@ -113,8 +112,8 @@ def infer_format(name: str, requested: str | None, path: str | None = None) -> s
             raise UsageError(f"unknown format '{requested}' (use one of: {', '.join(FORMATS)})")
         return requested
     extension = os.path.splitext(name)[1].lower()
-    if extension in _EXTENSIONS:
-        return _EXTENSIONS[extension]
+    if extension in EXTENSIONS:
+        return EXTENSIONS[extension]
     try:
         with open(path or name, encoding="utf-8", errors="replace") as f:
             for _ in range(50):

@@ -16,9 +16,7 @@ import json
 import os
 import sys
 
-from scorer.hygiene import find_leaks, split_from_name
-from scorer.hygiene.report import leaks_json, leaks_text
-from scorer.hygiene.splits import SPLITS
+from scorer.hygiene.splits import SPLITS, split_from_name
 
 from ..config import declared_files, declared_split
 from . import hygiene_options as common
@@ -73,6 +71,8 @@ def _splits_of(args: argparse.Namespace, root: str | None, settings) -> list[tup
 
 
 def run(args: argparse.Namespace) -> int:
+    from scorer.hygiene.leaks import find_leaks
+    from scorer.hygiene.report import leaks_json, leaks_text
     root, settings = common.project("leaks")
     normalization, near, min_words = common.rules(args, settings)
     options = common.read_options(args)

@@ -19,7 +19,6 @@ import sys
 import tempfile
 
 from scorer import __version__
-from scorer.hygiene.split import SplitOptions, make_split, split_report, split_texts
 from scorer.hygiene.splits import SPLITS
 from scorer.report import render_table
 
@@ -79,6 +78,7 @@ def _write(path: str, text: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from scorer.hygiene.split import SplitOptions, make_split, split_report, split_texts
     _, settings = common.project("split")
     ratios = _ratios(args.ratios)
     normalization, near, min_words = common.rules(args, settings)
