@@ -259,12 +259,24 @@ def test_the_helpers_give_what_validating_here_gives(tmp_path, monkeypatch):
     there, path = opened(tmp_path, text, settings=Settings(validation=ValidationConfig(level=5)))
     assert len(jobs) == 1 and jobs[0].error is None and jobs[0].count > 100
     assert found(there, path) == expected
-    # Left to the background (as the language server does), then taken.
+    # Left to the background (as the language server does), then taken; the
+    # helpers start once annoscore's own pass is done (not while it runs, as
+    # in check, where the pass is not waited on first).
+    from server.engine.conllu.handler import ConlluHandler
+    events: list[str] = []
+    score = ConlluHandler._score
+    monkeypatch.setattr(ConlluHandler, "_score", lambda *a: (events.append("pass"), score(*a))[1])
+    monkeypatch.setattr(validation_parts.BlockJob, "__init__",
+                        lambda self, *a, **k: (events.append("helpers"), original(self, *a, **k))[1])
+    opened(tmp_path, text, settings=Settings(validation=ValidationConfig(level=5)))
+    assert events == ["helpers", "pass"]
+    events.clear()
     monkeypatch.setattr(validation, "BACKGROUND_SEGMENTS", 10)
     later = Engine(str(tmp_path), Settings(validation=ValidationConfig(level=5)))
     later.background_validation = True
     later.open(path, path, text, 1)
     later.rescore(path)
+    assert events == ["pass", "helpers"]
     pending = later.validation_pending(path)
     assert pending is not None
     pending.result(timeout=60)

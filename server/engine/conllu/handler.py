@@ -133,12 +133,23 @@ class ConlluHandler:
         """Bring the results up to date.  ``background``: a large document's
         first validation may be left to finish later (`validation_pending`)."""
         results = results_of(document)
-        checked = results.validation = validation.begin(
-            document, validation.settings_for(settings.validation, document.path), results.validation,
-            auto=settings.validation.level is None)
+        # A large document in the language server: its first validation is
+        # handed to the helpers once annoscore's own pass is done (on two
+        # cores, running both at once would delay the first diagnostics), and
+        # not waited for.  Otherwise the helpers work while the pass runs.
+        later = background and len(document.store.segments) >= validation.BACKGROUND_SEGMENTS
+
+        def begin():
+            results.validation = validation.begin(
+                document, validation.settings_for(settings.validation, document.path), results.validation,
+                auto=settings.validation.level is None)
+            return results.validation
+
+        checked = None if later else begin()
         self._score(document, gold, settings, log, progress)
-        wait = not background or len(document.store.segments) < validation.BACKGROUND_SEGMENTS
-        validation.end(document, checked, wait, log)
+        if later:
+            checked = begin()
+        validation.end(document, checked, not later, log)
 
     def validation_pending(self, document):
         state = results_of(document).validation

@@ -17,8 +17,9 @@ the facts the blocks report.  So:
 * the first validation of a document with many blocks goes to helper
   processes (`validation_parts`) while annoscore's own pass runs here
   (`begin`, then `end`).  In the language server a large document's first
-  validation is not waited for: its diagnostics follow when it is done
-  (`DocumentValidation.pending`).
+  validation is handed over once that pass is done and not waited for: the
+  pass's diagnostics come first (as fast as without validation), the
+  validator's follow when it is done (`DocumentValidation.pending`).
 
 One place where segments and the validator's blocks differ: a byte-order
 mark alone on the first line.  The text store sets it apart as a blank
