@@ -34,6 +34,13 @@ async def test_the_tree_of_the_sentence_under_the_cursor(client: LanguageClient)
     gold = answer["gold"]
     assert gold["uri"] == (client.root / "x.gold.conllu").as_uri() and "path" not in gold
     assert [w["differs"] for w in gold["words"]] == [[], ["upos"], []]
+    # The text tree for clients that show text, with the document line of each of its lines.
+    answer = plain(await client.protocol.send_request_async(
+        "annoscore/tree", {"uri": uri, "position": {"line": s1, "character": 0}, "format": "text"}))
+    lines = answer["text"].split("\n")
+    assert lines[0] == "s1 · The cat sat · UAS 3/3 LAS 3/3"
+    assert lines[3].endswith("2 cat VERB nsubj low-conf UPOS  ✗ gold: UPOS NOUN")
+    assert answer["rows"] == [None, s1, s1 + 1, s1 + 2, s1 + 3]
     # No sentence on a blank line, or past the end.
     for line in (s1 + 4, 999):
         assert await client.protocol.send_request_async(

@@ -15,6 +15,7 @@ from typing import Any
 from .base import LanguageFeature
 from ..transport import shown
 from ...engine.tree import sentence_tree
+from ...engine.treetext import render_tree
 
 TREE = "annoscore/tree"
 FORMATS = ("data", "text")
@@ -64,6 +65,9 @@ class SentenceTree(LanguageFeature):
         payload = sentence_tree(ls.engine, key, line)
         if payload is None:
             return None
+        if form == "text":
+            lines, rows = render_tree(payload)
+            payload["text"], payload["rows"] = "\n".join(lines), rows
         payload["uri"] = uri
         if payload["gold"] is not None:
             payload["gold"]["uri"] = ls.uri_for(payload["gold"].pop("path"))
