@@ -17,7 +17,8 @@ One small class per feature (in ``features/``), all wired here in
 - `TreeNavigation`: go to a word's head, find the words that depend on it;
 - `CellCompletion`: UPOS tags, relations and HEADs (as words) in their cells;
 - `SentenceSymbols`: go to a sentence by its sent_id (workspace symbols);
-- `SentenceTree`: the sentence under the cursor as a tree (``annoscore/tree``).
+- `SentenceTree`: the sentence under the cursor as a tree (``annoscore/tree``);
+- `SentenceOutline`: the sentences as the document's outline (document symbols).
 
 Messages are read by `transport.MessageReader` (sizes capped, faults
 answered) and typed by `protocol.AnnoscoreProtocol`; `serve_stdio` runs it
@@ -238,6 +239,7 @@ def features() -> tuple[type[LanguageFeature], ...]:
     from .features.documents import DocumentSync
     from .features.hover import CellHover
     from .features.navigation import TreeNavigation
+    from .features.outline import SentenceOutline
     from .features.quickfix import QuickFixes
     from .features.scoring import Scoring
     from .features.symbols import SentenceSymbols
@@ -245,7 +247,7 @@ def features() -> tuple[type[LanguageFeature], ...]:
     from .features.watching import FileWatching
 
     return (Configuration, Scoring, DocumentSync, FileWatching, CellHover, QuickFixes, TreeNavigation,
-            CellCompletion, SentenceSymbols, SentenceTree)
+            CellCompletion, SentenceSymbols, SentenceTree, SentenceOutline)
 
 
 def create_server() -> AnnoscoreServer:

@@ -1,5 +1,5 @@
-"""The annotator's requests through a real LSP client (pytest-lsp): the
-sentence's tree (``annoscore/tree``)."""
+"""The annotator's requests through a real LSP client (pytest-lsp), under every
+client preset: the sentence's tree, the outline, navigation."""
 
 from __future__ import annotations
 
@@ -56,3 +56,21 @@ async def test_bad_tree_params_are_refused(client: LanguageClient):
         with pytest.raises(JsonRpcException) as refused:
             await client.protocol.send_request_async("annoscore/tree", params)
         assert refused.value.code == types.ErrorCodes.InvalidParams and words in refused.value.message
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_the_outline_lists_the_sentences(client: LanguageClient):
+    uri = await open_sample(client)
+    found = await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    s2 = line_of(PRED, "# sent_id = s2")
+    if isinstance(found[0], types.DocumentSymbol):
+        assert [s.name for s in found] == ["s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s10"]
+        second = found[1]
+        assert second.detail == "refused: cycle · a b c" and found[4].detail == "unparsed · h i"
+        assert (second.range.start.line, second.range.end.line) == (s2, s2 + 3)
+        assert second.range.end.character == len(PRED.split("\n")[s2 + 3])
+        assert second.selection_range.start.line == s2 == second.selection_range.end.line
+    else:  # a client without hierarchical symbols
+        assert found[1].name == "s2 · refused: cycle · a b c"
+        assert found[1].location.uri == uri and found[1].location.range.start.line == s2
