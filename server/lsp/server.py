@@ -18,7 +18,8 @@ One small class per feature (in ``features/``), all wired here in
 - `CellCompletion`: UPOS tags, relations and HEADs (as words) in their cells;
 - `SentenceSymbols`: go to a sentence by its sent_id (workspace symbols);
 - `SentenceTree`: the sentence under the cursor as a tree (``annoscore/tree``);
-- `SentenceOutline`: the sentences as the document's outline (document symbols).
+- `SentenceOutline`: the sentences as the document's outline (document symbols);
+- `NextPlace`: the next place of a kind, from the engine's results (``annoscore/next``).
 
 Messages are read by `transport.MessageReader` (sizes capped, faults
 answered) and typed by `protocol.AnnoscoreProtocol`; `serve_stdio` runs it
@@ -242,12 +243,13 @@ def features() -> tuple[type[LanguageFeature], ...]:
     from .features.outline import SentenceOutline
     from .features.quickfix import QuickFixes
     from .features.scoring import Scoring
+    from .features.seek import NextPlace
     from .features.symbols import SentenceSymbols
     from .features.tree import SentenceTree
     from .features.watching import FileWatching
 
     return (Configuration, Scoring, DocumentSync, FileWatching, CellHover, QuickFixes, TreeNavigation,
-            CellCompletion, SentenceSymbols, SentenceTree, SentenceOutline)
+            CellCompletion, SentenceSymbols, SentenceTree, SentenceOutline, NextPlace)
 
 
 def create_server() -> AnnoscoreServer:

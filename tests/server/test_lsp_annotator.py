@@ -56,6 +56,13 @@ async def test_bad_tree_params_are_refused(client: LanguageClient):
         with pytest.raises(JsonRpcException) as refused:
             await client.protocol.send_request_async("annoscore/tree", params)
         assert refused.value.code == types.ErrorCodes.InvalidParams and words in refused.value.message
+    at = {"uri": uri, "position": {"line": 0, "character": 0}}
+    for params, words in [({**at, "kind": "typo"}, "low-confidence, refused, unparsed"),
+                          ({**at, "kind": "refused", "direction": "up"}, "direction"),
+                          ({"uri": uri, "kind": "refused"}, "position")]:
+        with pytest.raises(JsonRpcException) as refused:
+            await client.protocol.send_request_async("annoscore/next", params)
+        assert refused.value.code == types.ErrorCodes.InvalidParams and words in refused.value.message
 
 
 @pytest.mark.asyncio(loop_scope="function")
@@ -74,3 +81,26 @@ async def test_the_outline_lists_the_sentences(client: LanguageClient):
     else:  # a client without hierarchical symbols
         assert found[1].name == "s2 · refused: cycle · a b c"
         assert found[1].location.uri == uri and found[1].location.range.start.line == s2
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_next_goes_to_each_place_and_says_when_there_is_none(client: LanguageClient):
+    uri = await open_sample(client)
+    s2, s3, s4 = (line_of(PRED, f"# sent_id = {s}") for s in ("s2", "s3", "s4"))
+
+    async def next_of(kind: str, line: int, character: int = 0, direction: str = "next"):
+        return plain(await client.protocol.send_request_async("annoscore/next", {
+            "uri": uri, "position": {"line": line, "character": character}, "kind": kind,
+            "direction": direction}))
+
+    first = await next_of("refused", 0)
+    assert first["found"] and first["sentId"] == "s2" and first["range"]["start"]["line"] == s2 + 2
+    second = await next_of("refused", first["range"]["start"]["line"], first["range"]["start"]["character"])
+    assert second["sentId"] == "s3" and second["range"]["start"]["line"] == s3 + 1
+    third = await next_of("refused", s4 - 1)
+    assert third["sentId"] == "s4" and "cycle" not in third["message"]
+    back = await next_of("refused", s2, direction="previous")
+    assert back == {"found": False, "kind": "refused", "direction": "previous", "total": 5,
+                    "message": f"no further refused sentence above line {s2 + 1} (5 refused sentences in the document)"}
+    diff = await next_of("gold-diff", 0)  # goldDiff is off: found from the pairing all the same
+    assert diff["found"] and diff["range"]["start"]["line"] == line_of(PRED, "# sent_id = s1") + 2
