@@ -104,3 +104,14 @@ async def test_next_goes_to_each_place_and_says_when_there_is_none(client: Langu
                     "message": f"no further refused sentence above line {s2 + 1} (5 refused sentences in the document)"}
     diff = await next_of("gold-diff", 0)  # goldDiff is off: found from the pairing all the same
     assert diff["found"] and diff["range"]["start"]["line"] == line_of(PRED, "# sent_id = s1") + 2
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_the_score_says_how_far_the_annotation_has_come(client: LanguageClient):
+    uri = await open_sample(client)
+    notified = plain(client.scores[-1])
+    assert notified["progress"] == {"sentences": 9, "annotated": 7, "marker": "annotated", "marked": 0}
+    answer = plain(await client.protocol.send_request_async("annoscore/score", {"uri": uri}))
+    assert answer["progress"] == notified["progress"]
+    report = plain(await client.protocol.send_request_async("annoscore/report", {"uri": uri}))
+    assert "Annotation progress: 7 of 9 sentences (77.78%) with a HEAD in every word" in report["text"]

@@ -46,6 +46,7 @@ end
 
 local function load_plugin()
   vim.opt.runtimepath:prepend(spec.plugin)
+  vim.o.columns = 160 -- (the headless default, 80, would cut the status line short)
   vim.o.statusline = "%f %{v:lua.require'annoscore'.status()}"
   vim.o.laststatus = 2
   require("annoscore").setup(spec.options)
