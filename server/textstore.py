@@ -38,6 +38,8 @@ class Segment:
     analysis: object = None
     # The subtyped relations its DEPREL cells use (made when completion asks).
     subtypes: frozenset | None = None
+    # Its sentences as outline entries, lines relative to it (made when the outline is asked).
+    outline: tuple | None = None
     n_lines: int = 0       # lines this segment starts (a last segment without a final newline has one more)
 
     def __post_init__(self) -> None:

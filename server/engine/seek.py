@@ -44,6 +44,10 @@ from .conllu.score import IncrementalScore
 DIRECTIONS = ("next", "previous")
 
 
+def _anything(info: SentenceInfo, segment: Segment) -> bool:
+    return True
+
+
 @dataclass
 class Kind:
     name: str
@@ -54,16 +58,20 @@ class Kind:
     # How many there are in the document, from its SentenceIndex, and of what.
     count: Callable[[SentenceIndex], int] | None = None
     counted: str = ""
+    # A quick look at a sentence's info (and segment): False when it cannot
+    # have a place, so that a long walk makes no view for it.
+    wanted: Callable[[SentenceInfo, Segment], bool] = _anything
 
 
 KINDS: dict[str, Kind] = {}
 
 
 def kind(name: str, place: str, description: str, needs_gold: bool = False,
-         count: Callable[[SentenceIndex], int] | None = None, counted: str = ""):
+         count: Callable[[SentenceIndex], int] | None = None, counted: str = "",
+         wanted: Callable[[SentenceInfo, Segment], bool] = _anything):
     """Register a function ``(SentenceView) -> problems (relative lines)`` as a kind."""
     def register(function: Callable[["SentenceView"], Iterable[Problem]]):
-        KINDS[name] = Kind(name, place, description, function, needs_gold, count, counted)
+        KINDS[name] = Kind(name, place, description, function, needs_gold, count, counted, wanted)
         return function
     return register
 
@@ -71,6 +79,8 @@ def kind(name: str, place: str, description: str, needs_gold: bool = False,
 class SentenceView:
     """One sentence as the kinds see it: its info, and what the engine has
     for it against gold (only when the pairing was made from this info)."""
+
+    __slots__ = ("engine", "document", "info", "score", "settings", "between", "_sentence")
 
     def __init__(self, engine, document, info: SentenceInfo, score: IncrementalScore | None,
                  between: Sequence[Problem]) -> None:
@@ -101,7 +111,7 @@ class SentenceView:
 
 @kind("low-confidence", "low-confidence word", "a word with a cell whose Conf= is below the threshold "
       "(one place per word, or per cell with lowConfidence = cell)",
-      count=lambda index: index.low, counted="low-confidence cells")
+      count=lambda index: index.low, counted="low-confidence cells", wanted=lambda info, _: info.low > 0)
 def _low_confidence(view: SentenceView) -> Iterable[Problem]:
     if not view.info.low:
         return ()
@@ -111,7 +121,8 @@ def _low_confidence(view: SentenceView) -> Iterable[Problem]:
 
 @kind("refused", "refused sentence", "a sentence the official scorer would refuse (a cycle, several roots, "
       "a missing HEAD, a format problem …; not the unparsed ones): its first refusing problem",
-      count=lambda index: index.refused, counted="refused sentences")
+      count=lambda index: index.refused, counted="refused sentences",
+      wanted=lambda info, _: info.refused and not info.unparsed)
 def _refused(view: SentenceView) -> Iterable[Problem]:
     info = view.info
     if not info.refused or info.unparsed:
@@ -120,7 +131,7 @@ def _refused(view: SentenceView) -> Iterable[Problem]:
 
 
 @kind("unparsed", "unparsed sentence", "a sentence not parsed yet (every HEAD is _): its first word",
-      count=lambda index: index.unparsed, counted="unparsed sentences")
+      count=lambda index: index.unparsed, counted="unparsed sentences", wanted=lambda info, _: info.unparsed)
 def _unparsed(view: SentenceView) -> Iterable[Problem]:
     if not view.info.unparsed:
         return ()
@@ -129,7 +140,7 @@ def _unparsed(view: SentenceView) -> Iterable[Problem]:
 
 @kind("segmentation-mismatch", "segmentation mismatch", "a word not aligned with gold's because the "
       "tokenization differs, or a sentence boundary where gold has none (segmentation-mismatch, "
-      "sentence-boundary)", needs_gold=True)
+      "sentence-boundary)", needs_gold=True, wanted=lambda info, _: bool(info.pair_problems))
 def _segmentation(view: SentenceView) -> Iterable[Problem]:
     if not view.info.pair_problems or not view.paired:
         return ()
@@ -148,7 +159,8 @@ def _gold_diff(view: SentenceView) -> Iterable[Problem]:
 
 
 @kind("error", "error", "any problem of severity error (in the user's severities): refused trees, "
-      "format problems, text that is not gold's …")
+      "format problems, text that is not gold's …",
+      wanted=lambda info, segment: bool(info.problems or info.pair_problems or segment.problems))
 def _errors(view: SentenceView) -> Iterable[Problem]:
     info = view.info
     problems: list[Problem] = list(view.between)
@@ -226,8 +238,12 @@ def find(engine, key: str, line: int, column: int, name: str, direction: str = "
         why = "this document has no gold" if document.setup.gold is None else "it is not scored against gold yet"
         return Found(name, direction, message=f"no {chosen.place}: {why}")
     forward = direction == "next"
-    for view in _sentences(engine, document, line, forward):
-        first = view.info.first_line
+    wanted = chosen.wanted
+    for segment, info, between in _sentences(engine, document, line, forward):
+        if not wanted(info, segment):
+            continue
+        view = SentenceView(engine, document, info, results.score, _between(segment, info) if between else ())
+        first = info.first_line
         places = sorted((first + p.line, p.start, p.end, p.message) for p in chosen.places(view))
         if not forward:
             places.reverse()
@@ -240,15 +256,15 @@ def find(engine, key: str, line: int, column: int, name: str, direction: str = "
     return Found(name, direction, message=f"no further {chosen.place} {side} line {line + 1}{found}", total=total)
 
 
-def _sentences(engine, document, line: int, forward: bool) -> Iterator[SentenceView]:
+def _sentences(engine, document, line: int, forward: bool) -> Iterator[tuple[Segment, SentenceInfo, bool]]:
     """The document's sentences from the one at (or nearest to) ``line`` on,
-    forward or backward, as views."""
+    forward or backward: (segment, info, whether the segment's problems
+    between sentences go with it — its first sentence's)."""
     store = document.store
     segments = store.segments
     if not segments:
         return
     threshold = engine.settings.threshold
-    score = results_of(document).score
     k = store.segment_at(line)
     order = range(k, len(segments)) if forward else range(k, -1, -1)
     for s in order:
@@ -256,9 +272,12 @@ def _sentences(engine, document, line: int, forward: bool) -> Iterator[SentenceV
         if not segment.has_block:
             continue
         infos = _infos(segment, threshold)
-        views = [SentenceView(engine, document, info, score, _between(segment, info) if n == 0 else ())
-                 for n, info in enumerate(infos)]
-        yield from views if forward else reversed(views)
+        if forward:
+            for n, info in enumerate(infos):
+                yield segment, info, n == 0 and bool(segment.problems)
+        else:
+            for n in range(len(infos) - 1, -1, -1):
+                yield segment, infos[n], n == 0 and bool(segment.problems)
 
 
 def _infos(segment: Segment, threshold: float) -> list[SentenceInfo]:
