@@ -8,7 +8,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
-from lsp_support import PRED, line_of
+from lsp_support import PRED, line_of, wait_for
 from test_lsp import client, open_sample  # noqa: F401  (the fixture, under every preset)
 
 
@@ -109,6 +109,7 @@ async def test_next_goes_to_each_place_and_says_when_there_is_none(client: Langu
 @pytest.mark.asyncio(loop_scope="function")
 async def test_the_score_says_how_far_the_annotation_has_come(client: LanguageClient):
     uri = await open_sample(client)
+    await wait_for(lambda: client.scores)  # (the score comes after the diagnostics)
     notified = plain(client.scores[-1])
     assert notified["progress"] == {"sentences": 9, "annotated": 7, "marker": "annotated", "marked": 0}
     answer = plain(await client.protocol.send_request_async("annoscore/score", {"uri": uri}))
