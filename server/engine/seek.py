@@ -11,11 +11,16 @@ the answer says when there is no further one (it never wraps around).
 
 A *kind* is one function, registered with `kind`: given a sentence (a
 `SentenceView`) it returns that sentence's places, as problems with lines
-relative to the sentence.  The sentences are walked from the cursor's, in
+relative to the sentence.  A kind that cannot answer for some documents
+(against gold without gold; ``validation`` while the engine does not
+validate) says why with ``unavailable``: the answer is then "none", with
+that reason.  The sentences are walked from the cursor's, in
 the direction asked, through the document's segments; most kinds look at an
 attribute of the info first (``info.low``, ``info.refused``), so a walk
 over 60,000 sentences that finds nothing costs some milliseconds.  To add a
-kind, write its function here (see `KINDS`).
+kind, write its function here (see `KINDS`); the ``validation`` kind is
+such a function, a stub until the engine keeps the UD validator's findings
+per sentence (see `_validation`).
 
 Sentences edited since the last rescore have fresh infos (analysed here,
 not kept) and nothing against gold yet: kinds against gold skip them until
@@ -48,13 +53,18 @@ def _anything(info: SentenceInfo, segment: Segment) -> bool:
     return True
 
 
+def _always_available(document) -> str | None:
+    return None
+
+
 @dataclass
 class Kind:
     name: str
     place: str                 # what one place is, in messages ("low-confidence word")
     description: str           # what a place of this kind is (README, errors)
     places: Callable[["SentenceView"], Iterable[Problem]]
-    needs_gold: bool = False
+    # Why the kind cannot answer for a document (None: it can).
+    unavailable: Callable[[object], str | None] = _always_available
     # How many there are in the document, from its SentenceIndex, and of what.
     count: Callable[[SentenceIndex], int] | None = None
     counted: str = ""
@@ -66,12 +76,13 @@ class Kind:
 KINDS: dict[str, Kind] = {}
 
 
-def kind(name: str, place: str, description: str, needs_gold: bool = False,
+def kind(name: str, place: str, description: str,
+         unavailable: Callable[[object], str | None] = _always_available,
          count: Callable[[SentenceIndex], int] | None = None, counted: str = "",
          wanted: Callable[[SentenceInfo, Segment], bool] = _anything):
     """Register a function ``(SentenceView) -> problems (relative lines)`` as a kind."""
     def register(function: Callable[["SentenceView"], Iterable[Problem]]):
-        KINDS[name] = Kind(name, place, description, function, needs_gold, count, counted, wanted)
+        KINDS[name] = Kind(name, place, description, function, unavailable, count, counted, wanted)
         return function
     return register
 
@@ -109,6 +120,13 @@ class SentenceView:
 # --- the kinds ----------------------------------------------------------------------
 
 
+def _without_gold(document) -> str | None:
+    """(For the kinds against gold.)"""
+    if results_of(document).score is not None:
+        return None
+    return "this document has no gold" if document.setup.gold is None else "it is not scored against gold yet"
+
+
 @kind("low-confidence", "low-confidence word", "a word with a cell whose Conf= is below the threshold "
       "(one place per word, or per cell with lowConfidence = cell)",
       count=lambda index: index.low, counted="low-confidence cells", wanted=lambda info, _: info.low > 0)
@@ -140,7 +158,7 @@ def _unparsed(view: SentenceView) -> Iterable[Problem]:
 
 @kind("segmentation-mismatch", "segmentation mismatch", "a word not aligned with gold's because the "
       "tokenization differs, or a sentence boundary where gold has none (segmentation-mismatch, "
-      "sentence-boundary)", needs_gold=True, wanted=lambda info, _: bool(info.pair_problems))
+      "sentence-boundary)", unavailable=_without_gold, wanted=lambda info, _: bool(info.pair_problems))
 def _segmentation(view: SentenceView) -> Iterable[Problem]:
     if not view.info.pair_problems or not view.paired:
         return ()
@@ -148,7 +166,7 @@ def _segmentation(view: SentenceView) -> Iterable[Problem]:
 
 
 @kind("gold-diff", "cell that differs from gold", "a cell (UPOS, XPOS, LEMMA, FEATS, HEAD, DEPREL) that "
-      "differs from gold's, whether or not goldDiff shows them", needs_gold=True)
+      "differs from gold's, whether or not goldDiff shows them", unavailable=_without_gold)
 def _gold_diff(view: SentenceView) -> Iterable[Problem]:
     if not view.paired:
         return ()
@@ -169,6 +187,32 @@ def _errors(view: SentenceView) -> Iterable[Problem]:
     if view.paired:
         problems += info.pair_problems
     return [p for p in problems if view.shown(p) == Severity.ERROR]
+
+
+VALIDATION_NOT_YET = "the UD validator does not run in the engine yet"
+
+
+def _validation_unavailable(document) -> str | None:
+    """Why the ``validation`` kind cannot answer.  A stub: always, until the
+    engine validates.  Once it does, this says why for one document
+    (validation turned off by its settings) and None otherwise."""
+    return VALIDATION_NOT_YET
+
+
+@kind("validation", "validation problem", "a finding of the UD validator (levels 1-5, as `annoscore check` "
+      "reports it): one place per finding, errors and warnings", unavailable=_validation_unavailable,
+      wanted=lambda info, segment: False)
+def _validation(view: SentenceView) -> Iterable[Problem]:
+    """The UD validator's findings in one sentence, lines relative to it.
+
+    A stub that finds none (and `_validation_unavailable` says why) until
+    the engine keeps the validator's findings: fill it from the sentence's
+    segment (``view.info.segment`` holds one block; its validation is kept
+    on it), document-wide findings included on the line they name; give
+    ``wanted`` a cheap test (has the segment any finding?) so that a walk
+    over a large document does not make a view per sentence; and let
+    `_errors` take the findings of severity error too."""
+    return ()
 
 
 # --- gold differences when the pairing did not make them --------------------------------
@@ -234,9 +278,9 @@ def find(engine, key: str, line: int, column: int, name: str, direction: str = "
     results = results_of(document)
     total = chosen.count(results.sentences) if chosen.count is not None and results.sentences is not None \
         and not document.edits else None
-    if chosen.needs_gold and results.score is None:
-        why = "this document has no gold" if document.setup.gold is None else "it is not scored against gold yet"
-        return Found(name, direction, message=f"no {chosen.place}: {why}")
+    why = chosen.unavailable(document)
+    if why is not None:
+        return Found(name, direction, message=f"no {chosen.place}: {why}", total=total)
     forward = direction == "next"
     wanted = chosen.wanted
     for segment, info, between in _sentences(engine, document, line, forward):

@@ -30,6 +30,7 @@ from pathlib import Path
 import pytest
 
 from scorer.conllu.evaluate import evaluate_files
+from server.engine.seek import VALIDATION_NOT_YET
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN = ROOT / "editors" / "nvim"
@@ -309,6 +310,10 @@ def test_navigation_asks_the_server_and_never_wraps(edited):
     gold_diff = navigation["GoldDiff"]
     assert tuple(gold_diff["cursor"]) == cell(lines, token_line(lines, "demo-2", 4), LEMMA)[:2]
     assert gold_diff["message"] == "LEMMA: gold has 'broken'"
+    # The validation kind answers none (the engine does not validate yet), saying why; the cursor stays.
+    validation = navigation["Validation"]
+    assert not validation["found"] and tuple(validation["cursor"]) == (0, 0)
+    assert validation["message"] == f"no validation problem: {VALIDATION_NOT_YET}"
 
 
 def test_score_report_opens_with_the_full_table(edited):

@@ -104,6 +104,8 @@ async def test_next_goes_to_each_place_and_says_when_there_is_none(client: Langu
                     "message": f"no further refused sentence above line {s2 + 1} (5 refused sentences in the document)"}
     diff = await next_of("gold-diff", 0)  # goldDiff is off: found from the pairing all the same
     assert diff["found"] and diff["range"]["start"]["line"] == line_of(PRED, "# sent_id = s1") + 2
+    validation = await next_of("validation", 0)
+    assert validation["found"] is False and validation["message"].startswith("no validation problem: ")
 
 
 @pytest.mark.asyncio(loop_scope="function")

@@ -192,7 +192,7 @@ local function edit_scenario()
   vim.api.nvim_win_set_cursor(0, { 1, 0 })
   results.navigation.previous_from_top = navigation_command("AnnoscorePrevLowConfidence")
   walk_low_confidence(results.navigation)
-  for _, name in ipairs({ "Refused", "Unparsed", "GoldDiff" }) do
+  for _, name in ipairs({ "Refused", "Unparsed", "GoldDiff", "Validation" }) do
     vim.api.nvim_win_set_cursor(0, { 1, 0 })
     results.navigation[name] = navigation_command("AnnoscoreNext" .. name)
   end
