@@ -56,6 +56,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
+# The project files, in the order they are looked for at the workspace root.
+CONFIG_FILES = ("annoscore.toml", "pyproject.toml")
 FORMATS = ("conllu", "space", "tsv", "labels")
 EXTENSION_FORMATS = {".conllu": "conllu", ".conll": "conllu", ".txt": "space", ".tsv": "tsv"}
 RUN_MODES = ("onSave", "onType")
@@ -360,8 +362,8 @@ def _project_source(root: str | os.PathLike[str] | None) -> tuple[Path, str | Va
     with [tool.annoscore] — and its text (or why it cannot be read), read once."""
     if root is None:
         return None
-    own = Path(root) / "annoscore.toml"
-    for path in (own, Path(root) / "pyproject.toml"):
+    own = Path(root) / CONFIG_FILES[0]
+    for path in (own, Path(root) / CONFIG_FILES[1]):
         if not path.is_file():
             continue
         try:

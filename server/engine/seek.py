@@ -45,6 +45,7 @@ from .conllu.handler import results_of
 from .conllu.index import SentenceIndex
 from .conllu.messages import gold_diff
 from .conllu.score import IncrementalScore
+from .splits import TEST_SPLIT_MESSAGE
 
 DIRECTIONS = ("next", "previous")
 
@@ -124,6 +125,8 @@ def _without_gold(document) -> str | None:
     """(For the kinds against gold.)"""
     if results_of(document).score is not None:
         return None
+    if document.gold_withheld:
+        return f"gold is a declared test split ({TEST_SPLIT_MESSAGE})"
     return "this document has no gold" if document.setup.gold is None else "it is not scored against gold yet"
 
 

@@ -66,3 +66,24 @@ def test_the_marker_setting_is_checked(tmp_path):
     from server.config import load_project
     settings, problems = load_project(str(tmp_path))
     assert settings.progress_marker == "reviewed" and not problems
+
+
+def test_against_a_test_split_progress_stays_and_gold_is_not_shown(tmp_path):
+    """Gold withheld (a declared test split): the score and the report still
+    say how far the annotation has come; the tree and next say why they show
+    no gold, instead of "not scored yet"."""
+    from server.engine.seek import find
+    from server.engine.tree import sentence_tree
+    from test_engine_splits import opened as opened_in, workspace
+    engine = workspace(tmp_path)
+    path = opened_in(engine, tmp_path, "test.conllu")
+    payload = engine.score(path)
+    assert payload["testSplit"] is True
+    assert payload["progress"]["sentences"] == payload["progress"]["annotated"] == 3
+    report = engine.report(path)
+    assert "--final" in report and "Annotation progress: 3 of 3 sentences" in report
+    tree = sentence_tree(engine, path, 2)
+    assert tree["gold"] is None and "test split" in tree["goldNote"]
+    found = find(engine, path, 0, 0, "gold-diff")
+    assert found.line is None and found.message == "no cell that differs from gold: gold is a declared " \
+        "test split (test split: run annoscore evaluate --final)"
