@@ -38,6 +38,8 @@ class Segment:
     analysis: object = None
     # The subtyped relations its DEPREL cells use (made when completion asks).
     subtypes: frozenset | None = None
+    # Its sentences as outline entries, lines relative to it (made when the outline is asked).
+    outline: tuple | None = None
     # Where its sentence occurs in earlier splits: (the index asked, the
     # occurrences) (see server.engine.splits).
     leaks: tuple | None = None
