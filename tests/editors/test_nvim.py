@@ -31,6 +31,7 @@ import pytest
 
 from scorer.conllu.evaluate import evaluate_files
 from server.engine.seek import VALIDATION_NOT_YET
+from server.engine.splits import TEST_SPLIT_MESSAGE
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN = ROOT / "editors" / "nvim"
@@ -355,6 +356,17 @@ def test_settings_reach_the_server(nvim, tmp_path):
     assert codes["gold-diff"] > 0 and "low-confidence" not in codes and codes["cycle"] == 2
     # The status line's low-confidence count is the server's, not the diagnostics'.
     assert results["buffers"][pred.name]["status"].startswith("LAS 75.32 UAS 75.32 | 1 unparsed, 1 refused")
+
+
+def test_against_a_declared_test_split_the_status_says_so_instead_of_figures(nvim, tmp_path):
+    pred, gold = demo_pair(tmp_path)
+    (tmp_path / "annoscore.toml").write_text(f'[splits]\ntest = ["{gold.name}"]\n', encoding="utf-8")
+    results = run_scenario(nvim, tmp_path, {
+        "scenario": "attach", "options": {"cmd": SERVER},
+        "files": [pred.name], "expect_attached": [pred.name], "expect_scored": [pred.name],
+    })
+    status = results["buffers"][pred.name]["status"]
+    assert status.startswith(TEST_SPLIT_MESSAGE + " | ") and "LAS" not in status and "no gold" not in status
 
 
 def test_attaches_to_conllu_and_to_segmentation_and_label_globs_only(nvim, tmp_path):

@@ -30,7 +30,10 @@ end
 --- Zero counts are left out, and progress once complete, so a clean file has a short status.
 function M.text(payload)
   local parts = {}
-  if payload.gold == nil or payload.gold == vim.NIL then
+  if payload.testSplit == true and type(payload.message) == "string" then
+    -- Gold is a declared test split: no figures until `evaluate --final`.
+    table.insert(parts, payload.message)
+  elseif payload.gold == nil or payload.gold == vim.NIL then
     table.insert(parts, "no gold")
   else
     for _, name in ipairs(M.main_metrics[payload.format] or {}) do
