@@ -40,6 +40,8 @@ class Segment:
     subtypes: frozenset | None = None
     # Its UD validation (see server.engine.conllu.validation), kept as long as the text.
     validation: object = None
+    # Its sentences as outline entries, lines relative to it (made when the outline is asked).
+    outline: tuple | None = None
     # Where its sentence occurs in earlier splits: (the index asked, the
     # occurrences) (see server.engine.splits).
     leaks: tuple | None = None

@@ -31,8 +31,9 @@ from scorer.gcpause import gc_paused
 from scorer.problems import Problem
 
 from ..config import DocumentSetup, Settings, setup_for
-from ..textstore import forget_segments
-from .conllu.handler import ConlluHandler
+from ..textstore import TextStore, forget_segments
+from .conllu.handler import ConlluHandler, results_of
+from .conllu.progress import annotation_progress, progress_text
 from .diagnostics import DiagnosticCap
 from .disk import read_disk_text
 from .document import Document
@@ -289,6 +290,9 @@ class Engine:
             return {"path": document.path or document.key, "format": document.format, "gold": None,
                     "metrics": {}, "counts": {"sentences": 0, "unparsed": 0, "refused": 0, "lowConfidence": 0}}
         payload = handler_for(document).score(document)
+        if isinstance(document.store, TextStore):  # CoNLL-U: how far the annotation has come
+            index = results_of(document).index(document.store)
+            payload["progress"] = annotation_progress(index, self.settings.progress_marker)
         if document.gold_withheld:  # no live score against a test split
             payload.update({"gold": None, "metrics": {}, "testSplit": True, "message": TEST_SPLIT_MESSAGE})
         return payload
@@ -309,10 +313,18 @@ class Engine:
         return notes
 
     def report(self, key: str) -> str | None:
-        """The plain-text report, as ``annoscore evaluate`` prints it."""
+        """The plain-text report, as ``annoscore evaluate`` prints it (and,
+        for CoNLL-U, the annotation progress)."""
         document = self.documents.get(key)
         if document is None:
             return None
         if document.gold_withheld:
-            return f"Its gold is a declared test split, scored once per system: {TEST_SPLIT_MESSAGE[12:]}."
-        return handler_for(document).report(document, self.gold_document(document), self.settings)
+            text = f"Its gold is a declared test split, scored once per system: {TEST_SPLIT_MESSAGE[12:]}.\n"
+        else:
+            text = handler_for(document).report(document, self.gold_document(document), self.settings)
+        if isinstance(document.store, TextStore) and document.binary is None:
+            index = results_of(document).index(document.store)
+            line = progress_text(annotation_progress(index, self.settings.progress_marker))
+            before, signed, signature = text.rpartition("\nSignature:")  # (the signature stays last)
+            text = f"{before}\n{line}\n{signed}{signature}" if signed else f"{text.rstrip()}\n\n{line}\n"
+        return text

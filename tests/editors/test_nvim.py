@@ -30,6 +30,7 @@ from pathlib import Path
 import pytest
 
 from scorer.conllu.evaluate import evaluate_files
+from server.engine.splits import TEST_SPLIT_MESSAGE
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN = ROOT / "editors" / "nvim"
@@ -154,12 +155,22 @@ def spans(diagnostics: list[dict], code: str) -> list[tuple[int, int, int]]:
     return sorted((d["lnum"], d["col"], d["end_col"]) for d in diagnostics if d["code"] == code)
 
 
+def annotated(path: Path) -> tuple[int, int]:
+    """(sentences with a number for HEAD in every word, sentences), read from the file."""
+    blocks = [b for b in path.read_text(encoding="utf-8").split("\n\n") if b.strip()]
+    words = [[line.split("\t") for line in b.split("\n") if line[:1].isdigit()] for b in blocks]
+    done = sum(1 for rows in words if all(r[6].isdigit() for r in rows if r[0].isdigit()))
+    return done, len(blocks)
+
+
 def status_for(pred: Path, gold: Path, unparsed: int, refused: int, low: int) -> str:
     counts = evaluate_files(pred, gold).counts
     figures = " ".join(f"{name} {counts.score(name).f1 * 100:.2f}" for name in ("LAS", "UAS"))
     problems = ", ".join(text for n, text in ((unparsed, f"{unparsed} unparsed"), (refused, f"{refused} refused"),
                                               (low, f"{low} low-conf")) if n)
-    return f"{figures} | {problems}" if problems else figures
+    done, sentences = annotated(pred)
+    progress = f" | {done}/{sentences} annotated" if done < sentences else ""
+    return (f"{figures} | {problems}" if problems else figures) + progress
 
 
 HEAD, UPOS, LEMMA, FORM = 6, 3, 2, 1
@@ -257,7 +268,7 @@ def test_hover_over_a_cell_shows_it_beside_gold(edited):
 def test_status_line_shows_the_score_and_counts(edited):
     opened = edited["results"]["steps"]["opened"]
     expected = status_for(edited["expected_before"], edited["gold"], unparsed=1, refused=1, low=15)
-    assert expected == "LAS 75.32 UAS 75.32 | 1 unparsed, 1 refused, 15 low-conf"
+    assert expected == "LAS 75.32 UAS 75.32 | 1 unparsed, 1 refused, 15 low-conf | 5/6 annotated"
     assert opened["status"] == expected
     # The plain %{v:lua...} statusline renders it after the file name.
     assert opened["statusline"].split() == ["sample.conllu", *expected.split()]
@@ -282,14 +293,31 @@ def test_status_line_empties_when_the_server_stops(edited):
     assert edited["results"]["status_after_stop"] == ""
 
 
-def test_low_confidence_navigation_wraps_around(edited):
+def test_navigation_asks_the_server_and_never_wraps(edited):
     lines = edited["before"]
     navigation = edited["results"]["navigation"]
     low = [d for d in edited["results"]["steps"]["opened"]["diagnostics"] if d["code"] == "low-confidence"]
     starts = sorted({(d["lnum"], d["col"]) for d in low})
-    assert tuple(navigation["next"]) == starts[0] == cell(lines, token_line(lines, "demo-2", 2), 2)[:2]
-    assert tuple(navigation["second"]) == starts[1]
-    assert tuple(navigation["previous_wrapped"]) == starts[-1]
+    assert tuple(navigation["next"]["cursor"]) == starts[0] == cell(lines, token_line(lines, "demo-2", 2), 2)[:2]
+    assert tuple(navigation["second"]["cursor"]) == starts[1]
+    # From the top, nothing before: said, and the cursor stays (no wrapping).
+    back = navigation["previous_from_top"]
+    assert not back["found"] and tuple(back["cursor"]) == (0, 0)
+    assert back["message"] == "no further low-confidence word above line 1 (15 low-confidence cells in the document)"
+    # Every place in turn, in byte columns (after "Ñeovim" too), then the end said.
+    assert [tuple(c) for c in navigation["walk"]] == starts and len(starts) == 7
+    assert not navigation["walk_end"]["found"] and tuple(navigation["walk_end"]["cursor"]) == starts[-1]
+    assert navigation["walk_end"]["message"].startswith(f"no further low-confidence word below line {starts[-1][0] + 1}")
+    assert tuple(navigation["Refused"]["cursor"]) == cell(lines, token_line(lines, "demo-4", 3), HEAD)[:2]
+    assert tuple(navigation["Unparsed"]["cursor"]) == (token_line(lines, "demo-6", 1), 0)
+    # goldDiff is off: the first cell that differs from gold all the same (broken's lemma: gold has broken).
+    gold_diff = navigation["GoldDiff"]
+    assert tuple(gold_diff["cursor"]) == cell(lines, token_line(lines, "demo-2", 4), LEMMA)[:2]
+    assert gold_diff["message"] == "LEMMA: gold has 'broken'"
+    # The validation kind: the UD validator's first finding, the broken tree of demo-4 (non-tree,
+    # which the validator reports on the sentence's first word line; annoscore shows it as a cycle).
+    validation = navigation["Validation"]
+    assert validation["found"] and tuple(validation["cursor"]) == (token_line(lines, "demo-4", 1), 0)
 
 
 def test_score_report_opens_with_the_full_table(edited):
@@ -331,6 +359,18 @@ def test_settings_reach_the_server(nvim, tmp_path):
     assert codes["gold-diff"] > 0 and "low-confidence" not in codes and codes["cycle"] == 2
     # The status line's low-confidence count is the server's, not the diagnostics'.
     assert results["buffers"][pred.name]["status"].startswith("LAS 75.32 UAS 75.32 | 1 unparsed, 1 refused")
+
+
+def test_against_a_declared_test_split_the_status_says_so_instead_of_figures(nvim, tmp_path):
+    pred, gold = demo_pair(tmp_path)
+    (tmp_path / "annoscore.toml").write_text(f'[splits]\ntest = ["{gold.name}"]\n', encoding="utf-8")
+    results = run_scenario(nvim, tmp_path, {
+        "scenario": "attach", "options": {"cmd": SERVER},
+        "files": [pred.name], "expect_attached": [pred.name], "expect_scored": [pred.name],
+    })
+    status = results["buffers"][pred.name]["status"]
+    # the gold-free counts and the progress stay
+    assert status == TEST_SPLIT_MESSAGE + " | 1 unparsed, 1 refused, 15 low-conf | 5/6 annotated"
 
 
 def test_attaches_to_conllu_and_to_segmentation_and_label_globs_only(nvim, tmp_path):
