@@ -45,7 +45,7 @@ from .conllu.handler import results_of
 from .conllu.index import SentenceIndex
 from .conllu.messages import gold_diff
 from .conllu.score import IncrementalScore
-from .conllu.twins import TWIN_IDS
+from .conllu.validation import findings_on
 from .splits import TEST_SPLIT_MESSAGE
 
 DIRECTIONS = ("next", "previous")
@@ -235,23 +235,12 @@ def _findings(view: SentenceView, twins: bool = True) -> list[Problem]:
     """The validator's findings on the sentence's lines (lines relative to
     it; ``twins`` False: without those that may be one of annoscore's own)."""
     info, segment = view.info, view.info.segment
-    state = results_of(view.document).validation
     infos = _infos(segment, view.settings.threshold)
-    k = info.index
-    v = segment.validation
-    joined = int(getattr(v, "joined", False))
     # The sentence's lines: the first one takes the block's lines before it (a byte-order mark's).
-    start = info.first_line if k else segment.first_line - joined
-    end = infos[k + 1].first_line if k + 1 < len(infos) else segment.first_line + segment.n_lines
-    found: list[tuple[int, Problem]] = []
-    if v is not None and state is not None and v.prepared is state.prepared:
-        skip = {id(p) for p in v.twins} if not twins else set()
-        first = segment.first_line - joined
-        found += [(first + p.line, p) for p in v.problems if id(p) not in skip]
-    if state is not None:
-        found += [(p.line, p) for p in state.problems if twins or p.code not in TWIN_IDS]
-    return [replace(p, line=max(line, info.first_line) - info.first_line) for line, p in found
-            if start <= line < end and view.shown(p) is not None]
+    start = info.first_line if info.index else segment.first_line - int(getattr(segment.validation, "joined", 0))
+    end = infos[info.index + 1].first_line if info.index + 1 < len(infos) else segment.first_line + segment.n_lines
+    return [replace(p, line=max(p.line, info.first_line) - info.first_line)
+            for p in findings_on(view.document, segment, start, end, twins) if view.shown(p) is not None]
 
 
 @kind("validation", "validation problem", "a finding of the UD validator (levels 1-5, as `annoscore check` "

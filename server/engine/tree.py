@@ -10,8 +10,9 @@ tree of `server.engine.treetext`):
 - each word's problems are the engine's own: the sentence's format and tree
   problems (a cycle on each of its HEAD cells), its low-confidence cells,
   and — when the pairing is up to date with the text — what the pairing
-  found against gold (``segmentation-mismatch`` …); codes turned off in the
-  settings are left out, as they are from the diagnostics;
+  found against gold (``segmentation-mismatch`` …), and the UD validator's
+  findings on its lines (by test id: ``unknown-upos`` …); codes turned off
+  in the settings are left out, as they are from the diagnostics;
 - gold, when the document is paired and the pairing is up to date: the unit
   the sentence is counted in is aligned word by word as it is counted
   (`server.engine.cells.counted_unit`), so ``gold.words[i]`` is the gold word
@@ -41,6 +42,7 @@ from scorer.problems import Problem, Severity
 from ..config import severity_for
 from ..textstore import TextStore
 from .cells import CountedUnit, counted_unit, sentence_at
+from .conllu import validation
 from .conllu.handler import results_of
 from .conllu.messages import GOLD_DIFF_CELLS
 from .splits import TEST_SPLIT_MESSAGE
@@ -70,6 +72,10 @@ def sentence_tree(engine, key: str, line: int) -> dict[str, Any] | None:
     first_line = segment.first_line + sentence.first_line
     settings = engine.settings
     problems = _problems(engine, document, segment, index, sentence)
+    # The UD validator's findings on the sentence's lines (its code is the
+    # test id; one that annoscore reports too is there under annoscore's code).
+    end = first_line + sentence.n_lines
+    problems += [p.shifted(-first_line) for p in validation.findings_on(document, segment, first_line, end, False)]
     shown = [p for p in problems if severity_for(settings, p.code, p.severity) is not None]
     by_line: dict[int, list[Problem]] = {}
     for problem in shown:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from lsp_support import GOLD, PRED, line_of, tabs, workspace
-from server.config import Settings
+from server.config import Settings, ValidationConfig
 from server.engine import Engine
 from server.engine.tree import sentence_tree
 
@@ -15,7 +15,9 @@ def opened(tmp_path, pred: str, gold: str | None = None, settings: Settings | No
         workspace(tmp_path, pred, gold)
     else:
         (tmp_path / "x.conllu").write_text(pred, encoding="utf-8")
-    engine = Engine(str(tmp_path), settings or Settings())
+    # (Without the UD validator: the samples are not valid UD, and the tree's
+    # own problems are what these tests read; the validator's are tested apart.)
+    engine = Engine(str(tmp_path), settings or Settings(validation=ValidationConfig(level=0)))
     path = str(tmp_path / "x.conllu")
     engine.open(path, path, pred, 1)
     engine.rescore(path)
@@ -52,6 +54,24 @@ def test_words_with_their_lines_heads_and_problems(tmp_path):
     # Codes turned off in the settings are left out, as from the diagnostics.
     engine.settings = Settings(severities={"low-confidence": None})
     assert columns(sentence_tree(engine, path, s1), "problems", "lowCells")[1] == ([], [])
+
+
+def test_the_validators_findings_are_the_words_problems(tmp_path):
+    """With validation on, each word lists the UD validator's findings on
+    its line by test id; one that annoscore reports too (a cycle is also the
+    validator's non-tree) is listed once, under annoscore's code."""
+    text = PRED.replace("2\tcat\tcat\tVERB", "2\tcat\tcat\tVERBX")
+    engine, path = opened(tmp_path, text, settings=Settings())
+    s1 = line_of(text, "# sent_id = s1")
+    tree = sentence_tree(engine, path, s1)
+    assert columns(tree, "problems")[1] == (["unknown-upos", "low-confidence"],)
+    assert "missing-text" in columns(tree, "problems")[0][0]  # (no # text: on the first word's line)
+    assert {"code": "unknown-upos", "line": s1 + 2, "message": "unknown UPOS tag 'VERBX'"} in tree["problems"]
+    s2 = line_of(text, "# sent_id = s2")  # a cycle
+    codes = [code for word in sentence_tree(engine, path, s2)["words"] for code in word["problems"]]
+    assert "cycle" in codes and "non-tree" not in codes
+    engine, path = opened(tmp_path, text)  # validation off
+    assert columns(sentence_tree(engine, path, s1), "problems")[1] == (["low-confidence"],)
 
 
 def test_gold_words_are_aligned_and_their_differences_marked(tmp_path):

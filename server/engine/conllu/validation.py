@@ -317,3 +317,23 @@ def add_problems(document: Any, state: DocumentValidation | None, shown: Any, ta
         for p in state.problems:
             if id(p) not in taken_ids:
                 shown.add(p)
+
+
+def findings_on(document: Any, segment: Segment, start: int, end: int, twins: bool = True) -> list[Problem]:
+    """The validator's findings on lines ``start`` .. ``end - 1`` (absolute,
+    within ``segment``), with absolute lines: the segment's block's and the
+    document-wide ones, the settings' exclusions applied (``twins`` False:
+    without those that may be one of annoscore's own problems).  For the
+    requests that look at one sentence (``annoscore/next``, the tree)."""
+    state = getattr(document.results, "validation", None)
+    if state is None:
+        return []
+    found: list[Problem] = []
+    v = segment.validation
+    if isinstance(v, SegmentValidation) and v.prepared is state.prepared:
+        skip = set() if twins else {id(p) for p in v.twins}
+        first = segment.first_line - v.joined
+        found += [p.shifted(first) for p in v.problems if id(p) not in skip and start <= first + p.line < end]
+    if state.pending is None:
+        found += [p for p in state.problems if start <= p.line < end and (twins or p.code not in TWIN_IDS)]
+    return found
