@@ -9,6 +9,7 @@ import { REPORT_SCHEME, ReportDocuments } from './reportView';
 import { ServerController } from './serverController';
 import { RESTART_SETTINGS } from './settings';
 import { ScoreStatusBar, SHOW_REPORT_COMMAND, uriKey } from './statusBar';
+import { TreeView } from './treeView';
 
 let controller: ServerController | undefined;
 
@@ -27,9 +28,15 @@ export function activate(context: vscode.ExtensionContext): void {
   const server: ServerController = new ServerController(log, statusBar, (payload) => {
     statusBar.setPayload(payload);
     void reports.refreshIfOpen(payload.uri);
+    tree.refresh(payload.uri);
   });
   controller = server;
-  context.subscriptions.push(statusBar, reports, server);
+  const tree = new TreeView(
+    context.extensionUri,
+    (uri, position) => server.requestTree(uri, position),
+    (document) => document.languageId === 'conllu' && server.isAnnoscoreDocument(document),
+  );
+  context.subscriptions.push(statusBar, reports, server, tree);
   context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, reports));
 
   const followActiveEditor = async (editor: vscode.TextEditor | undefined): Promise<void> => {
@@ -55,6 +62,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('annoscore.nextLowConfidence', () => goToLowConfidence('next')),
     vscode.commands.registerCommand('annoscore.previousLowConfidence', () => goToLowConfidence('previous')),
     vscode.commands.registerCommand('annoscore.restartServer', () => server.restart()),
+    vscode.commands.registerCommand('annoscore.showTree', () => tree.show()),
     // annoscore.rescore is registered by the language client from the server's
     // executeCommandProvider (a second registration here would make the client fail).
   );
