@@ -13,10 +13,10 @@ import sys
 
 from scorer import __version__
 
-from . import check, compare, demo, evaluate, leaks, lsp, split, watch
+from . import check, compare, demo, evaluate, leaks, lsp, split, tree, watch
 from .errors import InputError, UsageError
 
-COMMANDS = [evaluate, compare, check, watch, leaks, split, lsp, demo]
+COMMANDS = [evaluate, compare, check, tree, watch, leaks, split, lsp, demo]
 
 
 def build_parser() -> argparse.ArgumentParser:

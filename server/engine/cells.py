@@ -124,13 +124,13 @@ def describe(engine, key: str, line: int, column: int, with_gold: bool = True) -
     if block is None:
         return None
     relative = line - segment.first_line
-    found = _sentence_at(parse_blocks(block, 0), relative)
+    found = sentence_at(parse_blocks(block, 0), relative)
     if found is None:
         return None
     index, sentence = found
 
-    def gold() -> _Counted | None:  # (aligning costs a little: only when it is used)
-        return _gold_of(engine, document, segment, index) if with_gold else None
+    def gold() -> CountedUnit | None:  # (aligning costs a little: only when it is used)
+        return counted_unit(engine, document, segment, index) if with_gold else None
 
     text = store.line(line)
     if text.startswith("#"):
@@ -153,21 +153,24 @@ def describe(engine, key: str, line: int, column: int, with_gold: bool = True) -
                 counted is not None, gold_word, segment.first_line + sentence.first_line)
 
 
-def _sentence_at(sentences: list[Sentence], relative: int) -> tuple[int, Sentence] | None:
-    """The sentence of a block holding a line (relative to the block)."""
+def sentence_at(sentences: list[Sentence], relative: int) -> tuple[int, Sentence] | None:
+    """The sentence of a block holding a line (relative to the block), with
+    its index among the block's sentences."""
     for index, sentence in enumerate(sentences):
         if sentence.first_line <= relative < sentence.first_line + sentence.n_lines:
             return index, sentence
     return None
 
 
-class _Counted:
+class CountedUnit:
     """The unit a predicted sentence is counted in, aligned word by word."""
 
     def __init__(self, golds: list[Sentence], systems: list[Sentence], position_in_unit: int,
-                 gold_ids: list[str | None]) -> None:
+                 gold_ids: list[str | None], gold_lines: list[int] | None = None) -> None:
         self.golds, self.systems, self.k = golds, systems, position_in_unit
         self.gold_ids = gold_ids
+        # Where each gold sentence starts in the gold file.
+        self.gold_lines = gold_lines or [0] * len(golds)
         self.scored = score_chunk(golds, systems, details=True)
         self.system_words = self.scored.system_words()
         self.gold_words = {s: g for g, s in self.system_words.items()}
@@ -181,7 +184,7 @@ class _Counted:
                         self.scored.head_in_system(self.golds[gk], gk, gw, self.k, self.system_words))
 
 
-def _gold_of(engine, document, segment, index: int) -> _Counted | None:
+def counted_unit(engine, document, segment, index: int) -> CountedUnit | None:
     """The unit the sentence is counted in, when the score is up to date
     with it (the sentence's analysis is the one the score was made from)."""
     score = results_of(document).score
@@ -200,11 +203,11 @@ def _gold_of(engine, document, segment, index: int) -> _Counted | None:
         return None
     golds = [score.gold[g].parse() for g in unit.gold]
     systems = [score.system[s].parse() for s in unit.system]
-    return _Counted(golds, systems, unit.system.index(position),
-                    [score.gold[g].sent_id for g in unit.gold])
+    return CountedUnit(golds, systems, unit.system.index(position),
+                       [score.gold[g].sent_id for g in unit.gold], [score.gold[g].first_line for g in unit.gold])
 
 
-def _summary(sentence: Sentence, counted: _Counted | None) -> SentenceSummary:
+def _summary(sentence: Sentence, counted: CountedUnit | None) -> SentenceSummary:
     refusing = [p.code for p in sentence.problems + tree_problems(sentence) if p.refuses]
     reasons = tuple(dict.fromkeys(refusing))  # each code once, in order
     if counted is None:

@@ -16,7 +16,8 @@ One small class per feature (in ``features/``), all wired here in
   never writes a file);
 - `TreeNavigation`: go to a word's head, find the words that depend on it;
 - `CellCompletion`: UPOS tags, relations and HEADs (as words) in their cells;
-- `SentenceSymbols`: go to a sentence by its sent_id (workspace symbols).
+- `SentenceSymbols`: go to a sentence by its sent_id (workspace symbols);
+- `SentenceTree`: the sentence under the cursor as a tree (``annoscore/tree``).
 
 Messages are read by `transport.MessageReader` (sizes capped, faults
 answered) and typed by `protocol.AnnoscoreProtocol`; `serve_stdio` runs it
@@ -240,10 +241,11 @@ def features() -> tuple[type[LanguageFeature], ...]:
     from .features.quickfix import QuickFixes
     from .features.scoring import Scoring
     from .features.symbols import SentenceSymbols
+    from .features.tree import SentenceTree
     from .features.watching import FileWatching
 
     return (Configuration, Scoring, DocumentSync, FileWatching, CellHover, QuickFixes, TreeNavigation,
-            CellCompletion, SentenceSymbols)
+            CellCompletion, SentenceSymbols, SentenceTree)
 
 
 def create_server() -> AnnoscoreServer:
