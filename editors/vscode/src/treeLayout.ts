@@ -203,8 +203,12 @@ export function arcLevels(spans: readonly Span[]): number[] {
   return levels;
 }
 
+/** From the server's `differs` (the scorer's comparison) when it gives it, else by comparing the cells. */
 function differenceOf(word: TreeWord, gold: GoldWord | null): Difference {
   if (gold === null || isEmptyNode(word)) return null;
+  if (gold.differs !== null) {
+    return gold.differs.includes('head') ? 'head' : gold.differs.includes('deprel') ? 'label' : null;
+  }
   if (gold.head !== word.head) return 'head';
   if (gold.deprel !== word.deprel) return 'label';
   return null;
@@ -346,6 +350,9 @@ export function layoutTree(tree: SentenceTree): TreeLayout {
     } else if (head === dependent) {
       // A self-loop (a refused tree): a short arrow onto the word itself.
       arcs.push(verticalArc(dependent, box, rowTop - LEVEL_STEP, rowTop, box.word.deprel, box.difference));
+    } else if (head === null && box.word.head !== null && !isEmptyNode(box.word)) {
+      // A HEAD naming no word of the sentence (head-out-of-range): a short arrow saying so.
+      arcs.push(verticalArc(dependent, box, rowTop - LEVEL_STEP, rowTop, `${box.word.deprel} (HEAD ${box.word.head}?)`, box.difference));
     }
   });
   arcs.sort((a, b) => a.dependent - b.dependent);
@@ -355,11 +362,9 @@ export function layoutTree(tree: SentenceTree): TreeLayout {
   const multiwords: MultiwordBox[] = [];
   const indexById = new Map(words.map((w, i) => [w.id, i] as const));
   for (const token of tree.multiwords) {
-    const first = indexById.get(String(token.first));
-    const last = indexById.get(String(token.last));
-    if (first === undefined || last === undefined) continue;
-    const a = boxes[first]!;
-    const b = boxes[last]!;
+    const a = boxes[token.first];
+    const b = boxes[token.last];
+    if (a === undefined || b === undefined) continue;
     multiwords.push({
       id: token.id,
       form: token.form,
@@ -386,7 +391,8 @@ export function layoutTree(tree: SentenceTree): TreeLayout {
       if (head !== undefined && head !== box.index) {
         goldSpecs.push({ dependent: box.index, head, label: gold.deprel, nonProjective: false, difference: box.difference });
       } else {
-        stubs.push({ box, label: gold.head === 0 ? gold.deprel : `${gold.deprel} (head ${gold.head ?? 'not here'})` });
+        const why = gold.head === 0 ? '' : gold.headOutside || gold.head !== null ? ' (head not here)' : ' (no HEAD)';
+        stubs.push({ box, label: `${gold.deprel}${why}` });
       }
     }
     const goldLevels = arcLevels(spansOf(goldSpecs));

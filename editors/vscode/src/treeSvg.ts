@@ -185,19 +185,28 @@ export function treeSummary(layout: TreeLayout): TreeSummary {
   };
 }
 
-/** One line over the tree: "sent_id · 12 words · 1 non-projective arc · 2 heads differ from gold". */
+/**
+ * One line over the tree: "s1 · 12 words · UAS 10/12 LAS 9/12 · 1 non-projective
+ * arc · 2 heads differ from gold", with what else the annotator should know
+ * (refused by the official scorer, gold's words that have no partner here,
+ * why gold is not shown).
+ */
 export function summaryText(tree: SentenceTree, summary: TreeSummary): string {
   const plural = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
   const parts = [tree.sentId ?? `line ${tree.line + 1}`, plural(summary.words, 'word', 'words')];
-  if (summary.withoutHead > 0) parts.push(`${summary.withoutHead} without HEAD`);
+  if (tree.uas !== null && tree.las !== null) parts.push(`UAS ${tree.uas[0]}/${tree.uas[1]} LAS ${tree.las[0]}/${tree.las[1]}`);
+  if (tree.unparsed) parts.push('not parsed');
+  else if (summary.withoutHead > 0) parts.push(`${summary.withoutHead} without HEAD`);
+  if (tree.refused.length > 0) parts.push(`refused by the official scorer (${tree.refused.join(', ')})`);
   if (summary.nonProjective > 0) parts.push(plural(summary.nonProjective, 'non-projective arc', 'non-projective arcs'));
   if (tree.gold !== null) {
-    if (summary.differsHead + summary.differsLabel === 0 && summary.unaligned === 0) parts.push('as gold');
+    if (summary.differsHead + summary.differsLabel === 0 && summary.unaligned === 0 && tree.goldOnly.length === 0) parts.push('as gold');
     if (summary.differsHead > 0) parts.push(`${plural(summary.differsHead, 'head differs', 'heads differ')} from gold`);
     if (summary.differsLabel > 0) parts.push(`${plural(summary.differsLabel, 'relation differs', 'relations differ')} from gold`);
     if (summary.unaligned > 0) parts.push(`${plural(summary.unaligned, 'word', 'words')} without a gold partner`);
+    if (tree.goldOnly.length > 0) parts.push(`gold's own words here: ${tree.goldOnly.map((w) => w.form).join(' ')}`);
   } else {
-    parts.push('no gold');
+    parts.push(tree.goldNote !== null ? `no gold: ${tree.goldNote}` : 'no gold');
   }
   if (summary.problems > 0) parts.push(plural(summary.problems, 'word with problems', 'words with problems'));
   return parts.join(' · ');

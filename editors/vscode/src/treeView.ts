@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { onAnswer, onCursor, Shown } from './treeFollow';
 import { layoutTree } from './treeLayout';
 import { FromPage, parsePageMessage, ToPage, treePage } from './treePage';
-import { lastLine, SentenceTree, TreeCheck } from './treePayload';
+import { SentenceTree, TreeCheck } from './treePayload';
 import { summaryText, treeSummary, treeSvg } from './treeSvg';
 
 export const SHOW_TREE_COMMAND = 'annoscore.showTree';
@@ -134,7 +134,7 @@ export class TreeView implements vscode.Disposable {
     const layout = layoutTree(tree);
     const svg = treeSvg(tree, layout, { standalone: false });
     const decision = onAnswer(this.shown, svg);
-    this.shown = { uri: document.uri.toString(), version, firstLine: tree.line, lastLine: lastLine(tree), svg };
+    this.shown = { uri: document.uri.toString(), version, firstLine: tree.line, lastLine: tree.endLine, svg };
     const cursorLine = editor.selection.active.line;
     if (decision === 'mark') {
       this.post({ type: 'cursor', line: cursorLine });

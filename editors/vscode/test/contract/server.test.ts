@@ -38,6 +38,8 @@ import {
 } from '../../src/protocol';
 import { AnnoscoreSettings, isDiagnosticCode, normalizeSettings } from '../../src/settings';
 import { scoredStatusText } from '../../src/statusView';
+import { layoutTree } from '../../src/treeLayout';
+import { checkTreePayload, SentenceTree, TREE_REQUEST } from '../../src/treePayload';
 import { PACKAGE_ROOT } from '../support/paths';
 
 const REPO_ROOT = path.resolve(PACKAGE_ROOT, '..', '..');
@@ -596,6 +598,39 @@ describe('the annoscore language server over stdio (wire contract)', { timeout: 
       assert.equal(report.uri, uri);
       assert.ok(report.text.trim().length > 0, 'a non-empty report');
       assert.match(report.text, /LAS/);
+    });
+  });
+
+  it('annoscore/tree answers what the tree view draws: words on their lines, gold aligned with its differences, problems', async (t) => {
+    await withServer(t, async (session) => {
+      const { uri } = await session.openPrediction();
+      const treeAt = async (line: number, character = 0): Promise<SentenceTree | null> => {
+        const check = checkTreePayload(await session.request<unknown>(TREE_REQUEST, { uri, position: { line, character } }));
+        assert.deepEqual(check.problems, [], `the answer at line ${line} follows the contract`);
+        return check.tree;
+      };
+      // s2, asked from a token line: words 2 and 3 head each other, gold has 2 on 1.
+      const s2 = (await treeAt(S2 + 2, 5))!;
+      assert.equal(s2.sentId, 's2');
+      assert.deepEqual([s2.line, s2.endLine], [S2, S2 + 3]);
+      assert.deepEqual(s2.words.map((w) => [w.form, w.head, w.line]), [['Look', 0, S2 + 1], ['😀😀', 3, S2 + 2], ['now', 2, S2 + 3]]);
+      assert.deepEqual(s2.refused, ['cycle']);
+      assert.ok(s2.words[1]!.problems.includes('cycle') && s2.words[2]!.problems.includes('cycle'));
+      assert.deepEqual(s2.gold!.map((g) => g?.head), [0, 1, 2], 'gold heads in the prediction\'s numbering');
+      const layout = layoutTree(s2);
+      assert.equal(layout.arcs.length, 3, 'one arc per word');
+      assert.deepEqual(layout.words.map((w) => w.difference), [null, 'head', null]);
+      assert.deepEqual(layout.goldArcs.map((a) => [a.dependent, a.head]), [[1, 0]]);
+      // s1 from its comment line: as gold, with its low-confidence word marked.
+      const s1 = (await treeAt(lineOf(PRED, '# sent_id = s1')))!;
+      assert.equal(s1.sentId, 's1');
+      assert.ok(s1.words[1]!.problems.includes(LOW_CONFIDENCE_CODE));
+      assert.ok(layoutTree(s1).words.every((w) => w.difference === null && !w.unaligned));
+      // s3 is not parsed: no arcs; a blank line has no sentence.
+      const s3 = (await treeAt(lineOf(PRED, '# sent_id = s3') + 1))!;
+      assert.equal(s3.unparsed, true);
+      assert.equal(layoutTree(s3).arcs.length, 0);
+      assert.equal(await treeAt(S2 - 1), null);
     });
   });
 

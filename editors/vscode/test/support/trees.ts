@@ -8,20 +8,26 @@ export type Row = [string, string, string, string, string, string?];
 export type GoldRow = [string | null, string] | null;
 
 /** The payload as it comes on the wire: words on lines 2, 3, ... (after two comments). */
-export function wirePayload(rows: Row[], gold?: GoldRow[], multiwords: Array<{ id: string; form: string; line: number }> = []): Record<string, unknown> {
+export function wirePayload(rows: Row[], gold?: GoldRow[], multiwords: Multiword[] = []): Record<string, unknown> {
   return {
     sentId: 'test-1',
     line: 0,
+    endLine: rows.length + 1,
     words: rows.map(([id, form, upos, head, deprel, problems], i) => ({
       id, form, lemma: form.toLowerCase(), upos, feats: '_', head, deprel, line: i + 2,
       problems: problems === undefined ? [] : problems.split(','),
     })),
     multiwords,
+    emptyNodes: [],
+    // No `differs`: the view then compares HEAD and DEPREL itself (the server's own is tested in test/contract).
     gold: gold === undefined ? null : { words: gold.map((g) => (g === null ? null : { form: '', upos: '', head: g[0], deprel: g[1] })) },
   };
 }
 
-export function tree(rows: Row[], gold?: GoldRow[], multiwords: Array<{ id: string; form: string; line: number }> = []): SentenceTree {
+/** A multiword token over words[first..last] (0-based places, as the server sends them). */
+export type Multiword = { id: string; form: string; line: number; first: number; last: number };
+
+export function tree(rows: Row[], gold?: GoldRow[], multiwords: Multiword[] = []): SentenceTree {
   const check = checkTreePayload(wirePayload(rows, gold, multiwords));
   if (check.tree === null) throw new Error(`bad test payload: ${check.problems.join('; ')}`);
   return check.tree;

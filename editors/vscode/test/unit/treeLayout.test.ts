@@ -158,6 +158,11 @@ describe('tree layout', () => {
     assert.deepEqual(layout.arcs.map((a) => layout.words[a.dependent]!.word.id), ['1', '2']);
   });
 
+  it('draws a HEAD past the sentence as a short arrow naming it', () => {
+    const layout = layoutTree(tree([['1', 'a', 'X', '0', 'root'], ['2', 'b', 'X', '7', 'dep', 'head-out-of-range']]));
+    assert.deepEqual(layout.arcs.map((a) => [a.dependent, a.head, a.label]), [[0, null, 'root'], [1, null, 'dep (HEAD 7?)']]);
+  });
+
   it('draws a self-loop of a refused tree as a short arrow onto the word', () => {
     const layout = layoutTree(tree([['1', 'a', 'X', '1', 'dep', 'cycle'], ['2', 'b', 'X', '0', 'root']]));
     assert.equal(layout.arcs.length, 2);
@@ -168,7 +173,7 @@ describe('tree layout', () => {
   it('puts a multiword token under the words it spans', () => {
     const layout = layoutTree(tree(
       [['1', 'de', 'ADP', '3', 'case'], ['2', 'le', 'DET', '3', 'det'], ['3', 'chat', 'NOUN', '0', 'root']], undefined,
-      [{ id: '1-2', form: 'du', line: 2 }],
+      [{ id: '1-2', form: 'du', line: 2, first: 0, last: 1 }],
     ));
     const [token] = layout.multiwords;
     assert.ok(token!.x1 >= layout.words[0]!.left && token!.x2 <= layout.words[1]!.left + layout.words[1]!.width);
@@ -198,10 +203,20 @@ describe('tree layout against gold', () => {
   });
 
   it('marks a word with no gold partner, and a gold head that is not among these words', () => {
-    const layout = layoutTree(tree(rows, [['2', 'nsubj'], ['0', 'root'], null, [null, 'advmod']]));
+    const t = tree(rows, [['2', 'nsubj'], ['0', 'root'], null, [null, 'advmod']]);
+    t.gold![3]!.headOutside = true;
+    const layout = layoutTree(t);
     assert.deepEqual(layout.words.map((w) => w.unaligned), [false, false, true, false]);
     assert.equal(layout.words[3]!.difference, 'head');
     assert.deepEqual(layout.goldArcs.map((a) => [a.dependent, a.head, a.label]), [[3, null, 'advmod (head not here)']]);
+  });
+
+  it('follows the server\'s differs over its own comparison (the scorer compares universal relations)', () => {
+    const t = tree(rows, [['2', 'nsubj:outer'], ['0', 'root'], ['2', 'iobj'], ['3', 'advmod']]);
+    t.gold![0]!.differs = [];
+    t.gold![2]!.differs = ['deprel'];
+    const layout = layoutTree(t);
+    assert.deepEqual(layout.words.map((w) => w.difference), [null, null, 'label', null]);
   });
 
   it('shows gold\'s root as a stub when gold roots another word', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkTreePayload, lastLine, parseHead } from '../../src/treePayload';
+import { checkTreePayload, parseHead } from '../../src/treePayload';
 import { wirePayload } from '../support/trees';
 
 describe('annoscore/tree answers', () => {
@@ -8,14 +8,30 @@ describe('annoscore/tree answers', () => {
     const { tree, problems } = checkTreePayload(wirePayload(
       [['1', 'Hi', 'INTJ', '0', 'root'], ['2', '!', 'PUNCT', '1', 'punct', 'low-confidence']],
       [['0', 'root'], null],
-      [{ id: '1-2', form: 'Hi!', line: 1 }],
+      [{ id: '1-2', form: 'Hi!', line: 1, first: 0, last: 1 }],
     ));
     assert.deepEqual(problems, []);
     assert.equal(tree!.sentId, 'test-1');
     assert.deepEqual(tree!.words.map((w) => [w.id, w.head, w.line, w.problems]), [['1', 0, 2, []], ['2', 1, 3, ['low-confidence']]]);
-    assert.deepEqual(tree!.gold, [{ form: '', upos: '', head: 0, deprel: 'root' }, null]);
-    assert.deepEqual(tree!.multiwords, [{ id: '1-2', form: 'Hi!', line: 1, first: 1, last: 2 }]);
-    assert.equal(lastLine(tree!), 3);
+    assert.deepEqual(tree!.gold, [{ form: '', upos: '', head: 0, deprel: 'root', headOutside: false, differs: null }, null]);
+    assert.deepEqual(tree!.multiwords, [{ id: '1-2', form: 'Hi!', line: 1, first: 0, last: 1 }]);
+    assert.equal(tree!.endLine, 3);
+  });
+
+  it('puts empty nodes among the words after the word they follow, and keeps gold and tokens on their words', () => {
+    const payload = wirePayload(
+      [['1', 'I', 'PRON', '2', 'nsubj'], ['2', 'like', 'VERB', '0', 'root'], ['3', 'tea', 'NOUN', '2', 'obj']],
+      [['2', 'nsubj'], ['0', 'root'], ['2', 'obj']],
+      [{ id: '2-3', form: 'liketea', line: 3, first: 1, last: 2 }],
+    );
+    payload.emptyNodes = [{ id: '2.1', form: 'likes', upos: 'VERB', line: 4, after: 1 }, { id: '0.1', form: 'x', line: 1, after: -1 }];
+    (payload.gold as Record<string, unknown>).unaligned = [{ id: '4', form: 'too', after: 2 }];
+    const { tree, problems } = checkTreePayload(payload);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(tree!.words.map((w) => w.id), ['0.1', '1', '2', '2.1', '3']);
+    assert.deepEqual(tree!.gold!.map((g) => g?.deprel ?? null), [null, 'nsubj', 'root', null, 'obj']);
+    assert.deepEqual([tree!.multiwords[0]!.first, tree!.multiwords[0]!.last], [2, 4]);
+    assert.deepEqual(tree!.goldOnly, [{ form: 'too', after: 4 }]);
   });
 
   it('reads null as "no sentence there" and keeps HEADs that are not numbers as none', () => {
