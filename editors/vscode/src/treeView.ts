@@ -33,6 +33,11 @@ export class TreeView implements vscode.Disposable {
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Answers are drawn only if no later question was asked meanwhile. */
   private asked = 0;
+  /** The page script has started: messages sent before would be lost. */
+  private pageReady = false;
+  /** The last tree (or message) drawn, and the cursor's line: sent again to a page that (re)loads. */
+  private drawn: ToPage | undefined;
+  private cursorLine: number | null = null;
   private readonly hoverDecoration = vscode.window.createTextEditorDecorationType({
     isWholeLine: true,
     backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'),
@@ -71,7 +76,8 @@ export class TreeView implements vscode.Disposable {
   /** After a rescoring: gold's differences and the problems may have changed. */
   refresh(uri: string): void {
     if (this.editor !== undefined && this.editor.document.uri.toString() === vscode.Uri.parse(uri).toString()) {
-      this.shown = undefined;
+      // Ask again, but keep the SVG shown: an answer that draws the same is not drawn again.
+      if (this.shown !== undefined) this.shown = { ...this.shown, version: -1 };
       this.follow(this.editor);
     }
   }
@@ -82,6 +88,7 @@ export class TreeView implements vscode.Disposable {
       enableScripts: true,
       localResourceRoots: [media],
     });
+    this.pageReady = false;
     const nonce = randomBytes(18).toString('base64url');
     panel.webview.html = treePage({ nonce, scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'treeView.js')).toString() });
     panel.webview.onDidReceiveMessage((message: unknown) => {
@@ -91,6 +98,7 @@ export class TreeView implements vscode.Disposable {
     panel.onDidDispose(() => {
       this.panel = undefined;
       this.shown = undefined;
+      this.drawn = undefined;
       this.clearHover();
     });
     return panel;
@@ -146,15 +154,23 @@ export class TreeView implements vscode.Disposable {
   }
 
   private post(message: ToPage): void {
-    void this.panel?.webview.postMessage(message);
+    if (message.type === 'cursor') {
+      this.cursorLine = message.line;
+    } else {
+      this.drawn = message;
+      if (message.type === 'tree') this.cursorLine = message.cursorLine;
+    }
+    if (this.pageReady) void this.panel?.webview.postMessage(message);
   }
 
   private async receive(message: FromPage): Promise<void> {
     switch (message.type) {
       case 'ready':
-        // The page was (re)loaded: draw again what it should show.
-        this.shown = undefined;
-        if (this.editor !== undefined) this.follow(this.editor, 0);
+        // The page (re)loaded (first shown, or shown again after being hidden): draw what it should show.
+        this.pageReady = true;
+        if (this.drawn !== undefined) {
+          void this.panel?.webview.postMessage(this.drawn.type === 'tree' ? { ...this.drawn, cursorLine: this.cursorLine } : this.drawn);
+        }
         return;
       case 'hover':
         this.highlight(message.line);
