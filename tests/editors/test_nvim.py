@@ -278,14 +278,27 @@ def test_status_line_empties_when_the_server_stops(edited):
     assert edited["results"]["status_after_stop"] == ""
 
 
-def test_low_confidence_navigation_wraps_around(edited):
+def test_navigation_asks_the_server_and_never_wraps(edited):
     lines = edited["before"]
     navigation = edited["results"]["navigation"]
     low = [d for d in edited["results"]["steps"]["opened"]["diagnostics"] if d["code"] == "low-confidence"]
     starts = sorted({(d["lnum"], d["col"]) for d in low})
-    assert tuple(navigation["next"]) == starts[0] == cell(lines, token_line(lines, "demo-2", 2), 2)[:2]
-    assert tuple(navigation["second"]) == starts[1]
-    assert tuple(navigation["previous_wrapped"]) == starts[-1]
+    assert tuple(navigation["next"]["cursor"]) == starts[0] == cell(lines, token_line(lines, "demo-2", 2), 2)[:2]
+    assert tuple(navigation["second"]["cursor"]) == starts[1]
+    # From the top, nothing before: said, and the cursor stays (no wrapping).
+    back = navigation["previous_from_top"]
+    assert not back["found"] and tuple(back["cursor"]) == (0, 0)
+    assert back["message"] == "no further low-confidence word above line 1 (15 low-confidence cells in the document)"
+    # Every place in turn, in byte columns (after "Ñeovim" too), then the end said.
+    assert [tuple(c) for c in navigation["walk"]] == starts and len(starts) == 7
+    assert not navigation["walk_end"]["found"] and tuple(navigation["walk_end"]["cursor"]) == starts[-1]
+    assert navigation["walk_end"]["message"].startswith(f"no further low-confidence word below line {starts[-1][0] + 1}")
+    assert tuple(navigation["Refused"]["cursor"]) == cell(lines, token_line(lines, "demo-4", 3), HEAD)[:2]
+    assert tuple(navigation["Unparsed"]["cursor"]) == (token_line(lines, "demo-6", 1), 0)
+    # goldDiff is off: the first cell that differs from gold all the same (broken's lemma: gold has broken).
+    gold_diff = navigation["GoldDiff"]
+    assert tuple(gold_diff["cursor"]) == cell(lines, token_line(lines, "demo-2", 4), LEMMA)[:2]
+    assert gold_diff["message"] == "LEMMA: gold has 'broken'"
 
 
 def test_score_report_opens_with_the_full_table(edited):

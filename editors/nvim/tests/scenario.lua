@@ -6,12 +6,14 @@
 -- with ANNOSCORE_TEST (a JSON file) giving the plugin folder, the setup{}
 -- options, what to do and where to write the results. It waits for
 -- conditions (never fixed sleeps), records what a user would see, and
--- writes it all as JSON. Two scenarios:
+-- writes it all as JSON. The scenarios:
 --   "edit":   FILE is a prediction with gold; record the diagnostics and the
 --             status line, navigate, show the report and :checkhealth, edit
 --             one cell, :write, and record them again;
 --   "attach": open spec.files in turn and record which buffers the server
 --             attached to (filetypes and segmentation/label globs);
+--   "tree":   FILE is a prediction with gold; open :AnnoscoreTree, move the
+--             cursor within the sentence and to another, <CR> in the tree;
 --   "setup":  a first session, the server command perhaps missing: record
 --             what vim.notify said, :help annoscore and :checkhealth.
 -- Any error ends the session with the error in the results, so a broken
@@ -129,6 +131,34 @@ local function cursor()
   return { position[1] - 1, position[2] }
 end
 
+-- A navigation command, once its answer has come: where the cursor is, and what it said.
+local function navigation_command(name)
+  local navigation = require("annoscore.navigation")
+  navigation.last = nil
+  vim.cmd(name)
+  wait_for("the answer to :" .. name, function()
+    return navigation.last ~= nil
+  end)
+  return { cursor = cursor(), found = navigation.last.found, message = navigation.last.message }
+end
+
+-- Every low-confidence place in turn from the top, until there is no further one.
+local function walk_low_confidence(into)
+  into.walk = {}
+  vim.api.nvim_win_set_cursor(0, { 1, 0 })
+  while true do
+    local step = navigation_command("AnnoscoreNextLowConfidence")
+    if not step.found then
+      into.walk_end = step
+      return
+    end
+    table.insert(into.walk, step.cursor)
+    if #into.walk > 100 then
+      error("navigation does not end")
+    end
+  end
+end
+
 local function edit_scenario()
   local bufnr = vim.api.nvim_get_current_buf()
   results.filetype = vim.bo[bufnr].filetype
@@ -152,15 +182,20 @@ local function edit_scenario()
     end
   end
 
-  -- Low-confidence navigation from the top of the file, both ways.
+  -- Navigation, asked of the server: the commands, from the top of the file.
   vim.api.nvim_win_set_cursor(0, { 1, 0 })
-  vim.cmd("AnnoscoreNextLowConfidence")
-  local next_cell = cursor()
-  vim.cmd("AnnoscoreNextLowConfidence")
-  local second_cell = cursor()
+  results.navigation = {
+    next = navigation_command("AnnoscoreNextLowConfidence"),
+    second = navigation_command("AnnoscoreNextLowConfidence"),
+  }
   vim.api.nvim_win_set_cursor(0, { 1, 0 })
-  vim.cmd("AnnoscorePrevLowConfidence")
-  results.navigation = { next = next_cell, second = second_cell, previous_wrapped = cursor() }
+  results.navigation.previous_from_top = navigation_command("AnnoscorePrevLowConfidence")
+  walk_low_confidence(results.navigation)
+  for _, name in ipairs({ "Refused", "Unparsed", "GoldDiff" }) do
+    vim.api.nvim_win_set_cursor(0, { 1, 0 })
+    results.navigation[name] = navigation_command("AnnoscoreNext" .. name)
+  end
+  vim.api.nvim_win_set_cursor(0, { 1, 0 })
 
   -- The report in a split.
   local windows = #vim.api.nvim_list_wins()
@@ -203,6 +238,68 @@ local function edit_scenario()
     return #require("annoscore.compat").clients(bufnr) == 0
   end)
   results.status_after_stop = require("annoscore").status(bufnr)
+end
+
+-- :AnnoscoreTree: open it, move within the sentence (no new render), to
+-- another sentence (one render), then <CR> on a line of the tree.
+local function tree_scenario()
+  local bufnr = vim.api.nvim_get_current_buf()
+  local tree = require("annoscore.tree")
+  wait_for("the first score", function()
+    return seen.scores >= 1
+  end)
+  local source_win = vim.api.nvim_get_current_win()
+  local function moved_to(line)
+    vim.api.nvim_set_current_win(source_win)
+    vim.api.nvim_win_set_cursor(source_win, { line + 1, 0 })
+    vim.api.nvim_exec_autocmds("CursorMoved", { buffer = bufnr })
+  end
+  local function shown()
+    local view = tree.view_of(bufnr)
+    local win
+    for _, w in ipairs(vim.api.nvim_list_wins()) do
+      if vim.api.nvim_win_get_buf(w) == view.buf then
+        win = w
+      end
+    end
+    return {
+      lines = vim.api.nvim_buf_get_lines(view.buf, 0, -1, false),
+      renders = view.renders,
+      pending = view.pending == true,
+      row = win and vim.api.nvim_win_get_cursor(win)[1] or nil,
+      windows = #vim.api.nvim_list_wins(),
+    }
+  end
+  vim.api.nvim_win_set_cursor(source_win, { spec.tree.first + 1, 0 })
+  vim.cmd("AnnoscoreTree")
+  wait_for("the tree", function()
+    local view = tree.view_of(bufnr)
+    return view ~= nil and view.renders >= 1
+  end)
+  results.tree = { first = shown() }
+  moved_to(spec.tree.same)
+  results.tree.same = shown()
+  moved_to(spec.tree.other)
+  wait_for("the other sentence's tree", function()
+    return tree.view_of(bufnr).renders > results.tree.same.renders
+  end)
+  results.tree.other = shown()
+  -- <CR> on a line of the tree, as a user types it.
+  local view = tree.view_of(bufnr)
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_buf(w) == view.buf then
+      vim.api.nvim_set_current_win(w)
+      vim.api.nvim_win_set_cursor(w, { spec.tree.jump_row, 0 })
+    end
+  end
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes("<CR>", true, false, true), "x", false)
+  results.tree.jumped = { in_source = vim.api.nvim_get_current_buf() == bufnr, cursor = cursor() }
+  -- Past the diagnostics' cap (spec.options.settings.maxDiagnostics), navigation goes on.
+  wait_for("the diagnostics", function()
+    return #vim.diagnostic.get(bufnr) > 0
+  end)
+  results.navigation = { diagnostics = diagnostics(bufnr) }
+  walk_low_confidence(results.navigation)
 end
 
 local function attach_scenario()
@@ -263,6 +360,8 @@ end
 local function run()
   if spec.scenario == "attach" then
     attach_scenario()
+  elseif spec.scenario == "tree" then
+    tree_scenario()
   elseif spec.scenario == "setup" then
     setup_scenario()
   else

@@ -3,6 +3,7 @@
 local compat = require("annoscore.compat")
 local navigation = require("annoscore.navigation")
 local report = require("annoscore.report")
+local tree = require("annoscore.tree")
 
 local M = {}
 
@@ -39,12 +40,49 @@ function M.create(options)
     end,
     desc = "annoscore: show the full score report (split or float)",
   })
-  command("AnnoscoreNextLowConfidence", function()
-    navigation.jump("next")
-  end, { desc = "annoscore: go to the next low-confidence cell" })
-  command("AnnoscorePrevLowConfidence", function()
-    navigation.jump("previous")
-  end, { desc = "annoscore: go to the previous low-confidence cell" })
+  -- :AnnoscoreNext{Kind} / :AnnoscorePrev{Kind}, and :AnnoscoreNext KIND [previous].
+  for name, kind in pairs(M.navigation_commands) do
+    command("AnnoscoreNext" .. name, function()
+      navigation.jump(kind, "next")
+    end, { desc = "annoscore: go to the next " .. kind .. " place (no wrapping)" })
+    command("AnnoscorePrev" .. name, function()
+      navigation.jump(kind, "previous")
+    end, { desc = "annoscore: go to the previous " .. kind .. " place (no wrapping)" })
+  end
+  command("AnnoscoreNext", function(args)
+    local kind, direction = args.fargs[1], args.fargs[2] or "next"
+    if not vim.tbl_contains(navigation.kinds, kind) then
+      vim.notify("annoscore: :AnnoscoreNext KIND [previous], KIND one of " .. table.concat(navigation.kinds, ", "),
+        vim.log.levels.WARN)
+      return
+    end
+    navigation.jump(kind, direction == "previous" and "previous" or "next")
+  end, {
+    nargs = "+",
+    complete = function(_, line)
+      return #vim.split(line, "%s+") > 2 and { "next", "previous" } or navigation.kinds
+    end,
+    desc = "annoscore: go to the next (or previous) place of a kind",
+  })
+  command("AnnoscoreTree", function(args)
+    tree.open(args.args ~= "" and args.args or options.tree)
+  end, {
+    nargs = "?",
+    complete = function()
+      return { "split", "float" }
+    end,
+    desc = "annoscore: show the tree of the sentence under the cursor (follows the cursor)",
+  })
 end
+
+-- The commands that go to a kind's next and previous place.
+M.navigation_commands = {
+  LowConfidence = "low-confidence",
+  Refused = "refused",
+  Unparsed = "unparsed",
+  GoldDiff = "gold-diff",
+  SegmentationMismatch = "segmentation-mismatch",
+  Error = "error",
+}
 
 return M

@@ -25,6 +25,8 @@ M.defaults = {
   log_level = "warning",
   -- Where :AnnoscoreScore shows the report: "split" or "float".
   report = "split",
+  -- Where :AnnoscoreTree shows the tree: "split" or "float".
+  tree = "split",
   -- Called as on_attach(client, bufnr) when the server attaches to a buffer.
   on_attach = nil,
   -- How to register the server: "auto" (what this Neovim has), or "config",
@@ -57,8 +59,10 @@ function M.resolve(user)
   if type(options.cmd) ~= "table" or #options.cmd == 0 then
     error("annoscore: cmd must be a non-empty list, e.g. { 'annoscore', 'lsp' }")
   end
-  if options.report ~= "split" and options.report ~= "float" then
-    error("annoscore: report must be 'split' or 'float', not " .. vim.inspect(options.report))
+  for _, key in ipairs({ "report", "tree" }) do
+    if options[key] ~= "split" and options[key] ~= "float" then
+      error(("annoscore: %s must be 'split' or 'float', not %s"):format(key, vim.inspect(options[key])))
+    end
   end
   local apis = { auto = true, config = true, start = true, start_client = true }
   if not apis[options.lsp_api] then

@@ -1,6 +1,7 @@
 -- annoscore for Neovim: the annoscore language server (`annoscore lsp`) for
 -- CoNLL-U, segmentation and label files, its score in the status line, and
--- commands for the report and low-confidence cells.
+-- commands for the report, the sentence's tree and going to the next place
+-- of a kind (low confidence, refused, unparsed, gold differences …).
 --
 --   require("annoscore").setup{ cmd = {...}, filetypes = {...},
 --     segmentation = {globs}, labels = {globs}, settings = {...} }
@@ -100,12 +101,25 @@ function M.show_report(style)
     style or (config.options and config.options.report) or "split")
 end
 
+--- Goes to the next (direction "next", the default) or previous place of a
+--- kind: "low-confidence", "refused", "unparsed", "gold-diff",
+--- "segmentation-mismatch", "error". Asynchronous; done(answer) after.
+function M.jump(kind, direction, done)
+  return require("annoscore.navigation").jump(kind, direction or "next", done)
+end
+
 function M.next_low_confidence()
-  return require("annoscore.navigation").jump("next")
+  return M.jump("low-confidence", "next")
 end
 
 function M.prev_low_confidence()
-  return require("annoscore.navigation").jump("previous")
+  return M.jump("low-confidence", "previous")
+end
+
+--- Shows the tree of the sentence under the cursor ("split" or "float").
+function M.show_tree(style)
+  local config = require("annoscore.config")
+  require("annoscore.tree").open(style or (config.options and config.options.tree) or "split")
 end
 
 return M

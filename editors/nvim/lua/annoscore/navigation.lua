@@ -1,72 +1,81 @@
--- Next/previous low-confidence cell: the server marks each cell whose Conf=
--- is below the threshold with a `low-confidence` diagnostic on the cell, so
--- navigation is plain position arithmetic over those diagnostics.
+-- Next/previous place of a kind (low-confidence, refused, unparsed,
+-- gold-diff, segmentation-mismatch, error): asked of the server with the
+-- `annoscore/next` request, which answers from the engine's own results, so
+-- every place is reachable however many diagnostics are published (they stop
+-- at maxDiagnostics per code). It never wraps around: past the last one it
+-- says so and the cursor stays.
 
 local compat = require("annoscore.compat")
 
 local M = {}
 
-local function is_low_confidence(diagnostic)
-  return diagnostic.source == "annoscore" and compat.diagnostic_code(diagnostic) == "low-confidence"
+M.kinds = { "low-confidence", "refused", "unparsed", "gold-diff", "segmentation-mismatch", "error" }
+
+--- The last answer (a table: found, message, line, col), for tests and statuslines.
+M.last = nil
+
+local function echo(message, level)
+  vim.api.nvim_echo({ { "annoscore: " .. message, level == vim.log.levels.WARN and "WarningMsg" or nil } },
+    false, {})
 end
 
-local function before(a_line, a_col, b_line, b_col)
-  return a_line < b_line or (a_line == b_line and a_col < b_col)
-end
-
---- The low-confidence diagnostics of a buffer, in file order; one per start
---- position, so the cursor never gets stuck on two at the same place.
-function M.targets(bufnr)
-  local found, seen = {}, {}
-  for _, diagnostic in ipairs(vim.diagnostic.get(bufnr)) do
-    local key = diagnostic.lnum .. ":" .. diagnostic.col
-    if is_low_confidence(diagnostic) and not seen[key] then
-      seen[key] = true
-      table.insert(found, diagnostic)
-    end
+--- A 0-based byte column for a position the server counts in `encoding`.
+local function byte_column(bufnr, line, character, encoding)
+  if encoding == "utf-8" then
+    return character
   end
-  table.sort(found, function(a, b)
-    return before(a.lnum, a.col, b.lnum, b.col)
-  end)
-  return found
+  local text = vim.api.nvim_buf_get_lines(bufnr, line, line + 1, false)[1] or ""
+  local ok, column
+  if vim.fn.has("nvim-0.11") == 1 then
+    ok, column = pcall(vim.str_byteindex, text, encoding, character, false)
+  else
+    ok, column = pcall(vim.str_byteindex, text, character, encoding == "utf-16")
+  end
+  return ok and column or #text
 end
 
---- The target after (direction "next") or before ("previous") the 0-based
---- position, wrapping around the file; nil when there is none.
-function M.find(targets, line, col, direction)
-  if #targets == 0 then
-    return nil
+--- Asks for the place of `kind` after ("next") or before ("previous") the
+--- cursor, moves there (<C-o> comes back) and echoes its message; or echoes
+--- that there is no further one. `done(answer)` is called afterwards.
+function M.jump(kind, direction, done)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local win = vim.api.nvim_get_current_win()
+  local client = compat.clients(bufnr)[1]
+  if client == nil then
+    echo("the server is not attached to this buffer", vim.log.levels.WARN)
+    return
   end
-  if direction == "next" then
-    for _, target in ipairs(targets) do
-      if before(line, col, target.lnum, target.col) then
-        return target
+  local encoding = client.offset_encoding or "utf-16"
+  local params = {
+    uri = vim.uri_from_bufnr(bufnr),
+    position = vim.lsp.util.make_position_params(win, encoding).position, -- (in the client's encoding)
+    kind = kind,
+    direction = direction,
+  }
+  compat.request(client, "annoscore/next", params, function(err, result)
+    local answer
+    if err ~= nil then
+      answer = { found = false, message = "annoscore/next failed: " .. (err.message or vim.inspect(err)) }
+    elseif type(result) ~= "table" then
+      answer = { found = false, message = "not a CoNLL-U document the server has open" }
+    else
+      answer = { found = result.found == true, message = result.message }
+      if answer.found and vim.api.nvim_win_is_valid(win) and vim.api.nvim_win_get_buf(win) == bufnr then
+        local start = result.range.start
+        answer.line = start.line
+        answer.col = byte_column(bufnr, start.line, start.character, encoding)
+        vim.api.nvim_win_call(win, function()
+          vim.cmd("normal! m'")
+        end)
+        vim.api.nvim_win_set_cursor(win, { start.line + 1, answer.col })
       end
     end
-    return targets[1]
-  end
-  for i = #targets, 1, -1 do
-    if before(targets[i].lnum, targets[i].col, line, col) then
-      return targets[i]
+    M.last = answer
+    echo((tostring(answer.message or "")):gsub("\n", " "))
+    if done then
+      done(answer)
     end
-  end
-  return targets[#targets]
-end
-
---- Moves the cursor of the current window to the next or previous
---- low-confidence cell and echoes its message. Returns the diagnostic, or nil.
-function M.jump(direction)
-  local bufnr = vim.api.nvim_get_current_buf()
-  local cursor = vim.api.nvim_win_get_cursor(0)
-  local target = M.find(M.targets(bufnr), cursor[1] - 1, cursor[2], direction)
-  if target == nil then
-    vim.api.nvim_echo({ { "annoscore: no low-confidence cells in this buffer" } }, false, {})
-    return nil
-  end
-  vim.cmd("normal! m'") -- so <C-o> comes back
-  vim.api.nvim_win_set_cursor(0, { target.lnum + 1, target.col })
-  vim.api.nvim_echo({ { (target.message:gsub("\n", " ")) } }, false, {})
-  return target
+  end, bufnr)
 end
 
 return M

@@ -1,0 +1,274 @@
+"""The next (or previous) place of a kind, from the engine's own results
+(``annoscore/next``).
+
+Navigating by the published diagnostics stops where they stop: past
+``maxDiagnostics`` per code nothing is published, and publishing every one
+freezes editors.  Here the places are found from what the engine keeps for
+every sentence — `SentenceInfo` (problems, refused, unparsed, the number of
+low-confidence cells, the problems found against gold) and the score's
+pairing — so every one of them is reachable, however many there are, and
+the answer says when there is no further one (it never wraps around).
+
+A *kind* is one function, registered with `kind`: given a sentence (a
+`SentenceView`) it returns that sentence's places, as problems with lines
+relative to the sentence.  The sentences are walked from the cursor's, in
+the direction asked, through the document's segments; most kinds look at an
+attribute of the info first (``info.low``, ``info.refused``), so a walk
+over 60,000 sentences that finds nothing costs some milliseconds.  To add a
+kind, write its function here (see `KINDS`).
+
+Sentences edited since the last rescore have fresh infos (analysed here,
+not kept) and nothing against gold yet: kinds against gold skip them until
+the rescore.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Callable, Iterable, Iterator, Sequence
+
+from scorer.conllu.checks import cycle_marks
+from scorer.conllu.pairing import PAIRED
+from scorer.conllu.score import score_chunk
+from scorer.conllu.sentence import Sentence
+from scorer.problems import Problem, Severity
+
+from ..config import severity_for
+from ..textstore import Segment, TextStore
+from .conllu.analysis import SentenceInfo, analyze_segment
+from .conllu.handler import results_of
+from .conllu.index import SentenceIndex
+from .conllu.messages import gold_diff
+from .conllu.score import IncrementalScore
+
+DIRECTIONS = ("next", "previous")
+
+
+@dataclass
+class Kind:
+    name: str
+    place: str                 # what one place is, in messages ("low-confidence word")
+    description: str           # what a place of this kind is (README, errors)
+    places: Callable[["SentenceView"], Iterable[Problem]]
+    needs_gold: bool = False
+    # How many there are in the document, from its SentenceIndex, and of what.
+    count: Callable[[SentenceIndex], int] | None = None
+    counted: str = ""
+
+
+KINDS: dict[str, Kind] = {}
+
+
+def kind(name: str, place: str, description: str, needs_gold: bool = False,
+         count: Callable[[SentenceIndex], int] | None = None, counted: str = ""):
+    """Register a function ``(SentenceView) -> problems (relative lines)`` as a kind."""
+    def register(function: Callable[["SentenceView"], Iterable[Problem]]):
+        KINDS[name] = Kind(name, place, description, function, needs_gold, count, counted)
+        return function
+    return register
+
+
+class SentenceView:
+    """One sentence as the kinds see it: its info, and what the engine has
+    for it against gold (only when the pairing was made from this info)."""
+
+    def __init__(self, engine, document, info: SentenceInfo, score: IncrementalScore | None,
+                 between: Sequence[Problem]) -> None:
+        self.engine, self.document, self.info, self.score = engine, document, info, score
+        self.settings = engine.settings
+        # The problems between sentences (blank lines …) just before it, absolute lines.
+        self.between = between
+        self._sentence: Sentence | None = None
+
+    @property
+    def paired(self) -> bool:
+        """Whether the score's pairing is up to date with this sentence."""
+        score, info = self.score, self.info
+        return score is not None and 0 <= info.position < len(score.system) and score.system[info.position] is info
+
+    def sentence(self) -> Sentence:
+        if self._sentence is None:
+            self._sentence = self.info.parse()
+        return self._sentence
+
+    def shown(self, problem: Problem) -> Severity | None:
+        """The problem's severity in the user's settings (None: turned off)."""
+        return severity_for(self.settings, problem.code, problem.severity)
+
+
+# --- the kinds ----------------------------------------------------------------------
+
+
+@kind("low-confidence", "low-confidence word", "a word with a cell whose Conf= is below the threshold "
+      "(one place per word, or per cell with lowConfidence = cell)",
+      count=lambda index: index.low, counted="low-confidence cells")
+def _low_confidence(view: SentenceView) -> Iterable[Problem]:
+    if not view.info.low:
+        return ()
+    settings = view.settings
+    return view.info.low_problems(settings.threshold, settings.low_confidence == "word")
+
+
+@kind("refused", "refused sentence", "a sentence the official scorer would refuse (a cycle, several roots, "
+      "a missing HEAD, a format problem …; not the unparsed ones): its first refusing problem",
+      count=lambda index: index.refused, counted="refused sentences")
+def _refused(view: SentenceView) -> Iterable[Problem]:
+    info = view.info
+    if not info.refused or info.unparsed:
+        return ()
+    return [p for p in info.problems if p.refuses][:1]
+
+
+@kind("unparsed", "unparsed sentence", "a sentence not parsed yet (every HEAD is _): its first word",
+      count=lambda index: index.unparsed, counted="unparsed sentences")
+def _unparsed(view: SentenceView) -> Iterable[Problem]:
+    if not view.info.unparsed:
+        return ()
+    return [p for p in view.info.problems if p.code == "unparsed"][:1]
+
+
+@kind("segmentation-mismatch", "segmentation mismatch", "a word not aligned with gold's because the "
+      "tokenization differs, or a sentence boundary where gold has none (segmentation-mismatch, "
+      "sentence-boundary)", needs_gold=True)
+def _segmentation(view: SentenceView) -> Iterable[Problem]:
+    if not view.info.pair_problems or not view.paired:
+        return ()
+    return [p for p in view.info.pair_problems if p.code in ("segmentation-mismatch", "sentence-boundary")]
+
+
+@kind("gold-diff", "cell that differs from gold", "a cell (UPOS, XPOS, LEMMA, FEATS, HEAD, DEPREL) that "
+      "differs from gold's, whether or not goldDiff shows them", needs_gold=True)
+def _gold_diff(view: SentenceView) -> Iterable[Problem]:
+    if not view.paired:
+        return ()
+    shown = [p for p in view.info.pair_problems if p.code == "gold-diff"]
+    if shown or view.score.settings.gold_diff:  # (made by the pairing already)
+        return shown
+    return _gold_differences(view)
+
+
+@kind("error", "error", "any problem of severity error (in the user's severities): refused trees, "
+      "format problems, text that is not gold's …")
+def _errors(view: SentenceView) -> Iterable[Problem]:
+    info = view.info
+    problems: list[Problem] = list(view.between)
+    for p in info.problems:
+        problems += cycle_marks(p) if p.code == "cycle" else [p]
+    if view.paired:
+        problems += info.pair_problems
+    return [p for p in problems if view.shown(p) == Severity.ERROR]
+
+
+# --- gold differences when the pairing did not make them --------------------------------
+
+
+def _gold_differences(view: SentenceView) -> list[Problem]:
+    """The ``gold-diff`` problems of a sentence, made as the pairing makes
+    them with goldDiff on: its unit aligned and compared word by word."""
+    score, info = view.score, view.info
+    u = score.unit_of[info.position] if info.position < len(score.unit_of) else -1
+    if u < 0 or score.units[u].kind != PAIRED:
+        return []
+    unit = score.units[u]
+    systems = [view.sentence() if k == info.position else score.system[k].parse() for k in unit.system]
+    golds = [score.gold[g].parse() for g in unit.gold]
+    k = unit.system.index(info.position)
+    if len(golds) == 1 and len(systems) == 1 and _same_annotation(golds[0], systems[0]):
+        return []
+    scored = score_chunk(golds, systems, details=True)
+    system_words = scored.system_words()
+    out: list[Problem] = []
+    for outcome in scored.outcomes or ():
+        if outcome.system_sentence != k:
+            continue
+        gold = golds[outcome.gold_sentence]
+        head = scored.head_in_system(gold, outcome.gold_sentence, outcome.gold_word, k, system_words)
+        out += gold_diff(gold, outcome.gold_word, systems[k], outcome.system_word, outcome.mask, head)
+    out.sort(key=lambda p: (p.line, p.start))
+    return out
+
+
+def _same_annotation(gold: Sentence, system: Sentence) -> bool:
+    """The same words with the same cells (what gold-diff compares): nothing differs."""
+    return (gold.form == system.form and gold.upos == system.upos and gold.xpos == system.xpos
+            and gold.lemma == system.lemma and gold.feats == system.feats and gold.head == system.head
+            and gold.deprel == system.deprel and not gold.mwts and not system.mwts)
+
+
+# --- walking the document ----------------------------------------------------------------
+
+
+@dataclass
+class Found:
+    kind: str
+    direction: str
+    line: int | None = None       # None: nothing further
+    start: int = 0
+    end: int = 0
+    message: str = ""
+    sent_id: str | None = None
+    total: int | None = None      # how many there are in the document, when known
+
+
+def find(engine, key: str, line: int, column: int, name: str, direction: str = "next") -> Found | None:
+    """The nearest place of kind ``name`` after (before) ``(line, column)`` —
+    strictly, so that asking again from the place moves on — or a `Found`
+    whose ``line`` is None, with the reason in ``message``.  None when the
+    document is not an open CoNLL-U one."""
+    document = engine.documents.get(key)
+    if document is None or document.format != "conllu" or not isinstance(document.store, TextStore):
+        return None
+    chosen = KINDS[name]
+    results = results_of(document)
+    total = chosen.count(results.sentences) if chosen.count is not None and results.sentences is not None \
+        and not document.edits else None
+    if chosen.needs_gold and results.score is None:
+        why = "this document has no gold" if document.setup.gold is None else "it is not scored against gold yet"
+        return Found(name, direction, message=f"no {chosen.place}: {why}")
+    forward = direction == "next"
+    for view in _sentences(engine, document, line, forward):
+        first = view.info.first_line
+        places = sorted((first + p.line, p.start, p.end, p.message) for p in chosen.places(view))
+        if not forward:
+            places.reverse()
+        for where in places:
+            if (where[:2] > (line, column)) if forward else (where[:2] < (line, column)):
+                return Found(name, direction, where[0], where[1], where[2], where[3], view.info.sent_id, total)
+    side = "below" if forward else "above"
+    counted = chosen.counted[:-1] if total == 1 else chosen.counted  # ("1 refused sentence")
+    found = f" ({total:,} {counted} in the document)" if total else ""
+    return Found(name, direction, message=f"no further {chosen.place} {side} line {line + 1}{found}", total=total)
+
+
+def _sentences(engine, document, line: int, forward: bool) -> Iterator[SentenceView]:
+    """The document's sentences from the one at (or nearest to) ``line`` on,
+    forward or backward, as views."""
+    store = document.store
+    segments = store.segments
+    if not segments:
+        return
+    threshold = engine.settings.threshold
+    score = results_of(document).score
+    k = store.segment_at(line)
+    order = range(k, len(segments)) if forward else range(k, -1, -1)
+    for s in order:
+        segment = segments[s]
+        if not segment.has_block:
+            continue
+        infos = _infos(segment, threshold)
+        views = [SentenceView(engine, document, info, score, _between(segment, info) if n == 0 else ())
+                 for n, info in enumerate(infos)]
+        yield from views if forward else reversed(views)
+
+
+def _infos(segment: Segment, threshold: float) -> list[SentenceInfo]:
+    analysis = segment.analysis
+    if analysis is not None and analysis[0] == threshold:
+        return analysis[1]  # type: ignore[return-value]
+    return analyze_segment(segment, threshold)[0]
+
+
+def _between(segment: Segment, first: SentenceInfo) -> list[Problem]:
+    """A segment's problems between sentences (absolute lines), with lines
+    relative to its first sentence."""
+    return [replace(p, line=p.line - first.first_line) for p in segment.problems]

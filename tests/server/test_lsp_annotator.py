@@ -1,0 +1,106 @@
+"""The annotator's requests through a real LSP client (pytest-lsp), under every
+client preset: the sentence's tree, the outline, navigation."""
+
+from __future__ import annotations
+
+import pytest
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+from pytest_lsp import LanguageClient
+
+from lsp_support import PRED, line_of
+from test_lsp import client, open_sample  # noqa: F401  (the fixture, under every preset)
+
+
+def plain(value):
+    """pygls's answer objects as dicts and lists."""
+    if hasattr(value, "_asdict"):
+        return {k: plain(v) for k, v in value._asdict().items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_the_tree_of_the_sentence_under_the_cursor(client: LanguageClient):
+    uri = await open_sample(client)
+    s1 = line_of(PRED, "# sent_id = s1")
+    answer = plain(await client.protocol.send_request_async(
+        "annoscore/tree", {"uri": uri, "position": {"line": s1 + 2, "character": 3}}))
+    assert answer["uri"] == uri and answer["sentId"] == "s1" and answer["line"] == s1
+    assert [(w["form"], w["head"], w["deprel"], w["line"]) for w in answer["words"]] == [
+        ("The", 2, "det", s1 + 1), ("cat", 3, "nsubj", s1 + 2), ("sat", 0, "root", s1 + 3)]
+    assert answer["words"][1]["problems"] == ["low-confidence"]
+    gold = answer["gold"]
+    assert gold["uri"] == (client.root / "x.gold.conllu").as_uri() and "path" not in gold
+    assert [w["differs"] for w in gold["words"]] == [[], ["upos"], []]
+    # The text tree for clients that show text, with the document line of each of its lines.
+    answer = plain(await client.protocol.send_request_async(
+        "annoscore/tree", {"uri": uri, "position": {"line": s1, "character": 0}, "format": "text"}))
+    lines = answer["text"].split("\n")
+    assert lines[0] == "s1 · The cat sat · UAS 3/3 LAS 3/3"
+    assert lines[3].endswith("2 cat VERB nsubj low-conf UPOS  ✗ gold: UPOS NOUN")
+    assert answer["rows"] == [None, s1, s1 + 1, s1 + 2, s1 + 3]
+    # No sentence on a blank line, or past the end.
+    for line in (s1 + 4, 999):
+        assert await client.protocol.send_request_async(
+            "annoscore/tree", {"uri": uri, "position": {"line": line, "character": 0}}) is None
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_bad_tree_params_are_refused(client: LanguageClient):
+    uri = await open_sample(client)
+    for params, words in [({"uri": uri}, "position"), ({"uri": 3, "position": {"line": 0, "character": 0}}, "uri"),
+                          ({"uri": uri, "position": {"line": -1, "character": 0}}, "position"),
+                          ({"uri": uri, "position": {"line": 0, "character": 0}, "format": "svg"}, "format")]:
+        with pytest.raises(JsonRpcException) as refused:
+            await client.protocol.send_request_async("annoscore/tree", params)
+        assert refused.value.code == types.ErrorCodes.InvalidParams and words in refused.value.message
+    at = {"uri": uri, "position": {"line": 0, "character": 0}}
+    for params, words in [({**at, "kind": "typo"}, "low-confidence, refused, unparsed"),
+                          ({**at, "kind": "refused", "direction": "up"}, "direction"),
+                          ({"uri": uri, "kind": "refused"}, "position")]:
+        with pytest.raises(JsonRpcException) as refused:
+            await client.protocol.send_request_async("annoscore/next", params)
+        assert refused.value.code == types.ErrorCodes.InvalidParams and words in refused.value.message
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_the_outline_lists_the_sentences(client: LanguageClient):
+    uri = await open_sample(client)
+    found = await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    s2 = line_of(PRED, "# sent_id = s2")
+    if isinstance(found[0], types.DocumentSymbol):
+        assert [s.name for s in found] == ["s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s10"]
+        second = found[1]
+        assert second.detail == "refused: cycle · a b c" and found[4].detail == "unparsed · h i"
+        assert (second.range.start.line, second.range.end.line) == (s2, s2 + 3)
+        assert second.range.end.character == len(PRED.split("\n")[s2 + 3])
+        assert second.selection_range.start.line == s2 == second.selection_range.end.line
+    else:  # a client without hierarchical symbols
+        assert found[1].name == "s2 · refused: cycle · a b c"
+        assert found[1].location.uri == uri and found[1].location.range.start.line == s2
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_next_goes_to_each_place_and_says_when_there_is_none(client: LanguageClient):
+    uri = await open_sample(client)
+    s2, s3, s4 = (line_of(PRED, f"# sent_id = {s}") for s in ("s2", "s3", "s4"))
+
+    async def next_of(kind: str, line: int, character: int = 0, direction: str = "next"):
+        return plain(await client.protocol.send_request_async("annoscore/next", {
+            "uri": uri, "position": {"line": line, "character": character}, "kind": kind,
+            "direction": direction}))
+
+    first = await next_of("refused", 0)
+    assert first["found"] and first["sentId"] == "s2" and first["range"]["start"]["line"] == s2 + 2
+    second = await next_of("refused", first["range"]["start"]["line"], first["range"]["start"]["character"])
+    assert second["sentId"] == "s3" and second["range"]["start"]["line"] == s3 + 1
+    third = await next_of("refused", s4 - 1)
+    assert third["sentId"] == "s4" and "cycle" not in third["message"]
+    back = await next_of("refused", s2, direction="previous")
+    assert back == {"found": False, "kind": "refused", "direction": "previous", "total": 5,
+                    "message": f"no further refused sentence above line {s2 + 1} (5 refused sentences in the document)"}
+    diff = await next_of("gold-diff", 0)  # goldDiff is off: found from the pairing all the same
+    assert diff["found"] and diff["range"]["start"]["line"] == line_of(PRED, "# sent_id = s1") + 2
