@@ -130,3 +130,47 @@ export function isScorePayload(value: unknown): value is ScorePayload {
 export function isReportResult(value: unknown): value is ReportResult {
   return isRecord(value) && typeof value.uri === 'string' && typeof value.text === 'string';
 }
+
+// --- annoscore/next: the next place of a kind, from the engine's own results ---
+
+export const NEXT_REQUEST = 'annoscore/next';
+
+/** The kinds the editor's navigation commands ask for (the server knows a few more). */
+export type NextKind = 'low-confidence' | 'refused' | 'unparsed' | 'gold-diff';
+
+export interface NextParams {
+  uri: string;
+  position: { line: number; character: number };
+  kind: NextKind;
+  direction: 'next' | 'previous';
+}
+
+export interface PlainRange {
+  start: { line: number; character: number };
+  end: { line: number; character: number };
+}
+
+/** Found: where to go. Not found: the server's sentence saying there is none further (it never wraps). */
+export type NextResult =
+  | { found: true; range: PlainRange; message: string | null }
+  | { found: false; message: string };
+
+function isPosition(value: unknown): value is { line: number; character: number } {
+  return isRecord(value) && isCount(value.line) && isCount(value.character);
+}
+
+/** The answer as the commands use it, or undefined when it breaks the contract. */
+export function parseNextResult(value: unknown): NextResult | undefined {
+  if (!isRecord(value) || typeof value.found !== 'boolean') {
+    return undefined;
+  }
+  const message = typeof value.message === 'string' ? value.message : null;
+  if (!value.found) {
+    return { found: false, message: message ?? 'no further one' };
+  }
+  const range = value.range;
+  if (!isRecord(range) || !isPosition(range.start) || !isPosition(range.end)) {
+    return undefined;
+  }
+  return { found: true, range: { start: range.start, end: range.end }, message };
+}

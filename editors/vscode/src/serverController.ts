@@ -14,6 +14,10 @@ import { buildDocumentSelector, DocumentFilter } from './documentSelector';
 import {
   isReportResult,
   isScorePayload,
+  NEXT_REQUEST,
+  NextParams,
+  NextResult,
+  parseNextResult,
   REPORT_REQUEST,
   RESCORE_COMMAND,
   SCORE_NOTIFICATION,
@@ -311,6 +315,24 @@ export class ServerController implements vscode.Disposable {
       return check;
     } catch (error) {
       this.logOnce(`${TREE_REQUEST} request failed: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
+  }
+
+  /** The next place of a kind (`annoscore/next`); undefined when the server cannot answer. */
+  async requestNext(params: NextParams): Promise<NextResult | undefined> {
+    if (this.client === undefined || !this.isRunning()) {
+      return undefined;
+    }
+    try {
+      const answer: unknown = await this.client.sendRequest(NEXT_REQUEST, params);
+      const result = parseNextResult(answer);
+      if (result === undefined) {
+        this.logOnce(`${NEXT_REQUEST} answered something that breaks the contract: ${JSON.stringify(answer).slice(0, 200)}`);
+      }
+      return result;
+    } catch (error) {
+      this.logOnce(`${NEXT_REQUEST} request failed: ${error instanceof Error ? error.message : String(error)}`);
       return undefined;
     }
   }

@@ -28,6 +28,9 @@ import type { Diagnostic, InitializeResult, PublishDiagnosticsParams, TextDocume
 import {
   DIAGNOSTIC_SOURCE,
   isReportResult,
+  NEXT_REQUEST,
+  NextParams,
+  parseNextResult,
   LOW_CONFIDENCE_CODE,
   REPORT_REQUEST,
   RESCORE_COMMAND,
@@ -631,6 +634,31 @@ describe('the annoscore language server over stdio (wire contract)', { timeout: 
       assert.equal(s3.unparsed, true);
       assert.equal(layoutTree(s3).arcs.length, 0);
       assert.equal(await treeAt(S2 - 1), null);
+    });
+  });
+
+  it('annoscore/next answers what the navigation commands select, and says when there is no further one', async (t) => {
+    await withServer(t, async (session) => {
+      const { uri } = await session.openPrediction();
+      const next = async (kind: NextParams['kind'], line: number, direction: NextParams['direction'] = 'next', character = 0) => {
+        const answer = await session.request<unknown>(NEXT_REQUEST, { uri, position: { line, character }, kind, direction });
+        const result = parseNextResult(answer);
+        assert.ok(result !== undefined, `the answer follows the contract: ${JSON.stringify(answer)}`);
+        return result;
+      };
+      const refused = await next('refused', 0);
+      assert.ok(refused.found && refused.range.start.line > S2 && refused.range.start.line <= S2 + 3, JSON.stringify(refused));
+      // Asked again from the place found (as the command does, from the selection's start): none further.
+      const none = refused.found ? await next('refused', refused.range.start.line, 'next', refused.range.start.character) : refused;
+      assert.equal(none.found, false, 'no wrapping to the top');
+      assert.match(none.message!, /no further/);
+      const unparsed = await next('unparsed', 0);
+      assert.ok(unparsed.found && unparsed.range.start.line === lineOf(PRED, '# sent_id = s3') + 1, JSON.stringify(unparsed));
+      const back = await next('low-confidence', PRED.split('\n').length - 1, 'previous');
+      assert.ok(back.found && back.range.start.line === lineOf(PRED, '# sent_id = s1') + 2, JSON.stringify(back));
+      const diff = await next('gold-diff', 0);
+      assert.ok(diff.found && diff.range.start.line === CYCLE_HEAD.line, JSON.stringify(diff));
+      assert.deepEqual([diff.range.start.character, diff.range.end.character], [CYCLE_HEAD.start, CYCLE_HEAD.end], 'the HEAD cell, in UTF-16');
     });
   });
 

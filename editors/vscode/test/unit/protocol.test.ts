@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isReportResult, isScorePayload, scorePayloadProblems } from '../../src/protocol';
+import { isReportResult, isScorePayload, parseNextResult, scorePayloadProblems } from '../../src/protocol';
 import { fullPayload } from '../support/payloads';
 
 describe('score payload validation', () => {
@@ -50,5 +50,21 @@ describe('report result validation', () => {
     assert.ok(isReportResult({ uri: 'file:///a.conllu', text: 'LAS ...' }));
     assert.equal(isReportResult({ uri: 'file:///a.conllu' }), false);
     assert.equal(isReportResult(null), false);
+  });
+});
+
+describe('annoscore/next answers', () => {
+  it('takes a place found, or the sentence saying there is none further', () => {
+    const range = { start: { line: 4, character: 2 }, end: { line: 4, character: 5 } };
+    assert.deepEqual(parseNextResult({ found: true, kind: 'gold-diff', range, message: 'UPOS: gold has VERB', total: null }),
+      { found: true, range, message: 'UPOS: gold has VERB' });
+    assert.deepEqual(parseNextResult({ found: false, message: 'no further refused tree below line 9' }),
+      { found: false, message: 'no further refused tree below line 9' });
+  });
+
+  it('refuses answers without found or with a broken range', () => {
+    for (const bad of [null, {}, { found: 'yes' }, { found: true }, { found: true, range: { start: { line: -1, character: 0 }, end: { line: 0, character: 0 } } }]) {
+      assert.equal(parseNextResult(bad), undefined, JSON.stringify(bad));
+    }
   });
 });
