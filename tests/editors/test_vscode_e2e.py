@@ -72,6 +72,8 @@ GOLD_SENTENCES = {
            _row(4, "ה", "DET", 5, "det"), _row(5, "תפוח", "NOUN", 2, "obj"), _row(6, ".", "PUNCT", 2, "punct")],
     "s3": [_row(1, "Hello", "INTJ", 0, "root"), _row(2, "world", "NOUN", 1, "vocative")],
     "s4": [_row(1, "Trees", "NOUN", 2, "nsubj"), _row(2, "grow", "VERB", 0, "root"), _row(3, "slowly", "ADV", 2, "advmod")],
+    # s5: 60 words (each on the next, the last the root), wider than the view.
+    "s5": [_row(i, f"word{i}", "X", i + 1 if i < 60 else 0, "dep" if i < 60 else "root") for i in range(1, 61)],
 }
 
 
@@ -332,3 +334,26 @@ def run_scenario(page, server: CodeServer, pred: str, status_text: str, problems
     target.click()
     page.wait_for_function(f"() => document.querySelector('.statusbar').innerText.includes('Ln {target_line + 1},')")
     page.screenshot(path=str(shots / "4-after-click.png"))
+
+    # Hovering a word highlights its line in the editor (a whole-line decoration on that line), leaving clears it.
+    decorated_lines = """() => {
+        const tops = [...document.querySelectorAll('.view-overlays div[class*="ced-"]')].map(d => d.getBoundingClientRect().top);
+        return [...document.querySelectorAll('.margin-view-overlays .line-numbers')]
+            .filter(n => tops.some(top => Math.abs(n.getBoundingClientRect().top - top) < 2)).map(n => Number(n.innerText) - 1);
+    }"""
+    page.mouse.move(5, 500)
+    page.wait_for_function(f"() => ({decorated_lines})().length === 0")
+    hovered = svg.locator("g.word[data-id='1']")
+    hovered_line = int(hovered.get_attribute("data-line"))
+    hovered.hover()
+    page.wait_for_function(f"() => JSON.stringify(({decorated_lines})()) === '[{hovered_line}]'")
+    page.mouse.move(5, 500)
+    page.wait_for_function(f"() => ({decorated_lines})().length === 0")
+
+    # A 60-word sentence scrolls sideways, one arc per word.
+    s5_line = line_of(pred, "# sent_id = s5")
+    goto_line(page, s5_line + 1)
+    svg.and_(tree.locator("[aria-label='Dependency tree of sentence s5']")).wait_for()
+    assert svg.locator("g.arc").count() == 60
+    assert tree.locator("#tree").evaluate("box => box.scrollWidth > box.clientWidth + 1000")
+    page.screenshot(path=str(shots / "5-sixty-words.png"))

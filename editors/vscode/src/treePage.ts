@@ -129,7 +129,7 @@ export function treePage(parts: PageParts): string {
 </div>
 <div id="tree"></div>
 <div id="message">Put the cursor in a CoNLL-U sentence.</div>
-<div class="legend">Arcs run from the head down to the dependent. <span class="wrong">Red</span>: the HEAD (or the relation) differs from gold, whose arc is drawn <span class="gold">dashed below the words</span>; <span class="nonprojective">dashed purple</span>: non-projective. A dot on a word: a problem in its cells (hover for the codes). Click a word to go to its line.</div>
+<div class="legend">Arcs run from the head down to the dependent. <span class="wrong">Red</span>: the HEAD (or the relation) differs from gold, whose arc is drawn <span class="gold">dashed below the words</span>; <span class="nonprojective">dashed purple</span> (red when wrong): non-projective. A dot on a word: a problem in its cells (hover for the codes). Click a word to go to its line.</div>
 <script nonce="${nonce}" src="${attribute(parts.scriptUri)}"></script>
 </body>
 </html>`;
