@@ -45,6 +45,28 @@ describe('score payload validation', () => {
   });
 });
 
+describe('score payload: test split and annotation progress', () => {
+  it('accepts the test split\'s payload and progress as the server sends them', () => {
+    const testSplit = fullPayload('conllu', { gold: null, metrics: {}, testSplit: true, message: 'test split: run annoscore evaluate --final' });
+    assert.deepEqual(scorePayloadProblems(testSplit), []);
+    const progress = fullPayload('conllu', { progress: { sentences: 6, annotated: 5, marker: 'annotated', marked: 0 } });
+    assert.deepEqual(scorePayloadProblems(progress), []);
+    assert.deepEqual(scorePayloadProblems({ ...progress, progress: { sentences: 6, annotated: 5, marker: null, marked: null } }), []);
+  });
+
+  it('names a test split without a message, and broken progress counts', () => {
+    assert.deepEqual(scorePayloadProblems({ ...fullPayload('conllu'), testSplit: true }), ['testSplit without a message to show']);
+    assert.deepEqual(scorePayloadProblems({ ...fullPayload('conllu'), testSplit: 'yes', message: 3 }),
+      ['testSplit is not a boolean', 'message is not a string']);
+    assert.deepEqual(scorePayloadProblems({ ...fullPayload('conllu'), progress: { sentences: 2, annotated: 3, marker: 7, marked: -1 } }), [
+      'progress.marked is neither a non-negative integer nor null',
+      'progress.marker is neither a string nor null',
+      'progress.annotated is more than progress.sentences',
+    ]);
+    assert.deepEqual(scorePayloadProblems({ ...fullPayload('conllu'), progress: 'half' }), ['progress is not an object']);
+  });
+});
+
 describe('report result validation', () => {
   it('wants uri and text strings', () => {
     assert.ok(isReportResult({ uri: 'file:///a.conllu', text: 'LAS ...' }));
