@@ -141,7 +141,10 @@ export interface SvgOptions {
 
 export function treeSvg(tree: SentenceTree, layout: TreeLayout, options: SvgOptions): string {
   const name = tree.sentId !== null ? `sentence ${tree.sentId}` : `the sentence at line ${tree.line + 1}`;
-  const style = options.standalone ? `<style>${TREE_CSS}</style>` : '';
+  // A saved SVG is read anywhere (dark viewers too): its light colours get their own white ground.
+  const style = options.standalone
+    ? `<style>${TREE_CSS}</style><rect class="background" width="100%" height="100%" fill="#ffffff"/>`
+    : '';
   const arcs = layout.arcs.map((arc) => {
     const word = layout.words[arc.dependent]!.word;
     return arcMarkup('arc', arc, layout, `${word.id} ${word.form} ← ${headName(layout, arc.head)}: ${arc.label}` +

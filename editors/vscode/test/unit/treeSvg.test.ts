@@ -81,6 +81,9 @@ describe('tree SVG', () => {
     const standalone = svgOf(t, true);
     assert.match(standalone, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     assert.match(standalone, /<style>[^<]*\.arc-line \{[^}]*var\(--annoscore-arc, #[0-9a-f]{6}\)/);
+    assert.match(standalone, /<\/style><rect class="background" width="100%" height="100%" fill="#ffffff"\/><g class="arcs">/,
+      'a white ground under the light fallback colours, drawn first');
+    assert.doesNotMatch(svgOf(t), /class="background"/, 'in the view the theme\'s background shows through');
   });
 });
 
