@@ -95,6 +95,11 @@ def write_workspace(folder: Path) -> tuple[Path, str]:
     pred = "".join(_block(sid, rows) for sid, rows in _predicted().items())
     (folder / "pred.gold.conllu").write_text(gold, encoding="utf-8")
     (folder / "pred.conllu").write_text(pred, encoding="utf-8")
+    # held.conllu is paired with held.gold.conllu, which the project declares
+    # a test split: no live score against it (issue 16).
+    (folder / "held.gold.conllu").write_text(gold, encoding="utf-8")
+    (folder / "held.conllu").write_text(pred, encoding="utf-8")
+    (folder / "annoscore.toml").write_text('[splits]\ntest = ["held.gold.conllu"]\n', encoding="utf-8")
     return folder / "pred.conllu", pred
 
 
@@ -202,16 +207,26 @@ class CodeServer:
 
 
 def expected_from_check(pred: Path) -> tuple[str, int]:
-    """The status bar text and the Problems count the editor should show, from `annoscore check --json`."""
-    done = subprocess.run([str(ANNOSCORE), "check", str(pred), "--json"], capture_output=True, text=True, timeout=120)
+    """The status bar text and the Problems count the editor should show, from
+    `annoscore check --json` (run in the workspace, which holds annoscore.toml)."""
+    done = subprocess.run([str(ANNOSCORE), "check", pred.name, "--json"], capture_output=True, text=True, timeout=120,
+                          cwd=pred.parent)
     report = json.loads(done.stdout)["files"][0]
-    metrics, counts = report["score"]["metrics"], report["score"]["counts"]
+    score = report["score"]
+    metrics, counts = score["metrics"], score["counts"]
     parts = [f"{counts['unparsed']} unparsed" if counts["unparsed"] else "",
              f"{counts['refused']} refused" if counts["refused"] else "",
              f"{counts['lowConfidence']} low-conf" if counts["lowConfidence"] else ""]
-    text = f"LAS {100 * metrics['LAS']['f1']:.2f} UAS {100 * metrics['UAS']['f1']:.2f} | " + ", ".join(p for p in parts if p)
+    if score.get("testSplit"):
+        figures = score["message"]
+    else:
+        figures = f"LAS {100 * metrics['LAS']['f1']:.2f} UAS {100 * metrics['UAS']['f1']:.2f}"
+    groups = [figures, ", ".join(p for p in parts if p)]
+    progress = score.get("progress")
+    if progress and progress["annotated"] < progress["sentences"]:
+        groups.append(f"{progress['annotated']}/{progress['sentences']} annotated")
     problems = sum(1 for d in report["diagnostics"] if d["severity"] != "hint")
-    return text, problems
+    return " | ".join(g for g in groups if g), problems
 
 
 def test_the_annotator_view_in_a_real_vscode(tmp_path, tools, vsix):
@@ -220,20 +235,47 @@ def test_the_annotator_view_in_a_real_vscode(tmp_path, tools, vsix):
     workspace.mkdir()
     pred_path, pred = write_workspace(workspace)
     status_text, problems_count = expected_from_check(pred_path)
+    held_text, _ = expected_from_check(workspace / "held.conllu")
+    assert held_text.startswith("test split: run annoscore evaluate --final"), held_text
     shots = tmp_path / "screenshots"
     shots.mkdir()
     server = CodeServer(tools, vsix, tmp_path / "code-server", workspace)
     try:
         with playwright_api.sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            # Scrollbars drawn as in a desktop browser (Playwright hides them by default).
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"],
+                                                 ignore_default_args=["--hide-scrollbars"])
             try:
-                page = browser.new_page(viewport={"width": 1600, "height": 1000})
-                run_scenario(page, server, pred, status_text, problems_count, shots)
+                # Clipboard permissions: "Copy SVG" goes through the browser's clipboard.
+                context = browser.new_context(viewport={"width": 1600, "height": 1000},
+                                              permissions=["clipboard-read", "clipboard-write"])
+                page = context.new_page()
+                try:
+                    run_scenario(page, server, pred, status_text, problems_count, shots)
+                    switch_theme(page, "Dark Modern")
+                    run_dark_theme(page, pred, shots)
+                    run_test_split(page, held_text, shots)
+                except Exception:
+                    page.screenshot(path=str(shots / "failure.png"))  # what the page showed when it failed
+                    raise
             finally:
                 browser.close()
     finally:
         server.stop()
         print(f"screenshots in {shots}")
+
+
+def open_file(page, name: str) -> None:
+    page.keyboard.press("Control+P")
+    page.wait_for_selector(".quick-input-widget input")
+    page.keyboard.type(name)
+    page.wait_for_selector(f".quick-input-list .monaco-list-row[aria-label*='{name}']")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f".tabs-container .tab.active[aria-label*='{name}']")
+
+
+def score_item(page) -> list[str]:
+    return [line.strip() for line in page.locator(".statusbar").inner_text().splitlines() if "LAS" in line or "test split" in line]
 
 
 def goto_line(page, line: int) -> None:
@@ -249,8 +291,8 @@ def run_command(page, title: str) -> None:
     page.keyboard.press("Control+Shift+P")
     page.wait_for_selector(".quick-input-widget input")
     page.keyboard.type(title)
-    page.wait_for_selector(f".quick-input-list .monaco-list-row[aria-label*='{title}']")
-    page.keyboard.press("Enter")
+    # The row of that command (the first row may be another that matches the words, as fuzzy as it is).
+    page.locator(f".quick-input-list .monaco-list-row[aria-label*='{title}']").first.click()
 
 
 def renders(tree_frame) -> int:
@@ -262,18 +304,13 @@ def run_scenario(page, server: CodeServer, pred: str, status_text: str, problems
     page.goto(server.url)
     page.wait_for_selector(".monaco-workbench")
     page.wait_for_selector(".statusbar")
-    page.keyboard.press("Control+P")
-    page.wait_for_selector(".quick-input-widget input")
-    page.keyboard.type("pred.conllu")
-    page.wait_for_selector(".quick-input-list .monaco-list-row")
-    page.keyboard.press("Enter")
+    open_file(page, "pred.conllu")
     page.wait_for_selector(".editor-instance .monaco-editor")
 
     # The status bar: the same score and counts as `annoscore check`.
-    status = page.locator(".statusbar")
     page.wait_for_function("() => /LAS \\d/.test(document.querySelector('.statusbar').innerText)")
-    score_item = [line.strip() for line in status.inner_text().splitlines() if "LAS" in line]
-    assert score_item == [status_text]
+    assert score_item(page) == [status_text]
+    page.locator(".statusbar").screenshot(path=str(shots / "0-status-bar.png"))
 
     # The Problems panel lists the diagnostics that are not hints.
     page.keyboard.press("Control+Shift+M")
@@ -303,6 +340,11 @@ def run_scenario(page, server: CodeServer, pred: str, status_text: str, problems
     assert tree.locator("#summary").inner_text().startswith("s1 · 9 words · UAS 7/9 LAS 7/9")
     assert renders(tree) == 1
     assert svg.locator("g.word.cursor").get_attribute("data-line") == str(s1_word)
+    # The light theme: a light page, the forms, tags and arcs readable on it.
+    colours = tree_colours(tree)
+    assert "vscode-light" in colours["theme"] and luminance(colours["background"]) > 0.8, colours
+    for part in ("form", "upos", "arc", "wrong"):
+        assert contrast(colours[part], colours["background"]) >= 3, (part, colours)
     page.screenshot(path=str(shots / "2-tree-s1.png"))
 
     # Moving within the sentence marks another word and draws nothing new.
@@ -327,6 +369,21 @@ def run_scenario(page, server: CodeServer, pred: str, status_text: str, problems
     xs = svg.locator("g.word text.form").evaluate_all("ts => ts.map(t => t.getBBox().x)")
     assert xs == sorted(xs, reverse=True), "word 1 rightmost"
     page.screenshot(path=str(shots / "3-tree-s2-rtl.png"))
+
+    # "Copy SVG" puts the standalone SVG of s2 on the clipboard; "Save SVG…" writes it beside the file.
+    tree.locator("#copy").click()
+    page.wait_for_function("() => document.querySelector('.statusbar').innerText.includes('SVG is on the clipboard')")
+    check_saved_svg(page.evaluate("() => navigator.clipboard.readText()"), "s2", 6)
+    saved = Path(server.workspace) / "s2.svg"
+    tree.locator("#save").click()
+    dialog = page.locator(".quick-input-widget input")
+    dialog.wait_for()
+    page.wait_for_function("() => document.querySelector('.quick-input-widget input').value.endsWith('/workspace/s2.svg')",
+                           timeout=10_000)
+    page.screenshot(path=str(shots / "5-save-dialog.png"))
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('.statusbar').innerText.includes('saved ')")
+    check_saved_svg(saved.read_text(encoding="utf-8"), "s2", 6)
 
     # Clicking a word puts the editor's cursor on its line.
     target = svg.locator("g.word[data-id='5']")
@@ -357,3 +414,72 @@ def run_scenario(page, server: CodeServer, pred: str, status_text: str, problems
     assert svg.locator("g.arc").count() == 60
     assert tree.locator("#tree").evaluate("box => box.scrollWidth > box.clientWidth + 1000")
     page.screenshot(path=str(shots / "5-sixty-words.png"))
+
+    # A scrollbar under the sentence says it goes on.
+    assert tree.locator("#tree").evaluate("box => box.offsetHeight - box.clientHeight") >= 5
+
+
+def check_saved_svg(text: str, sent_id: str, arcs: int) -> None:
+    """A standalone SVG: well-formed XML, styled inside, a white ground, one arc per word."""
+    from xml.etree import ElementTree
+
+    root = ElementTree.fromstring(text)
+    ns = "{http://www.w3.org/2000/svg}"
+    assert root.tag == f"{ns}svg" and root.get("aria-label") == f"Dependency tree of sentence {sent_id}"
+    assert root.find(f"{ns}style") is not None
+    assert root.find(f"{ns}rect").get("fill") == "#ffffff"
+    assert len([g for g in root.iter(f"{ns}g") if "arc" in (g.get("class") or "").split()]) == arcs
+
+
+def luminance(css_colour: str) -> float:
+    """Relative luminance (0 black … 1 white) of an "rgb(r, g, b)" / "rgba(…)" colour."""
+    r, g, b = (int(v) / 255 for v in re.findall(r"[\d.]+", css_colour)[:3])
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: str, b: str) -> float:
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def tree_colours(tree) -> dict[str, str]:
+    """The computed colours of the page's background, a word's form and a wrong arc."""
+    return tree.locator("body").evaluate("""body => {
+        const css = (selector, property) => getComputedStyle(document.querySelector(selector))[property];
+        return {background: css('body', 'backgroundColor'), form: css('g.word text.form', 'fill'),
+                upos: css('g.word text.upos', 'fill'), arc: css('g.arc:not(.differs-head) .arc-line', 'stroke'),
+                wrong: css('g.arc.differs-head .arc-line', 'stroke'), theme: body.className};
+    }""")
+
+
+def switch_theme(page, theme: str) -> None:
+    """Picks a colour theme as a user does (Preferences: Color Theme)."""
+    run_command(page, "Preferences: Color Theme")
+    page.keyboard.type(theme)
+    page.wait_for_selector(f".quick-input-list .monaco-list-row[aria-label*='{theme}']")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('.monaco-workbench').classList.contains('vs-dark')")
+
+
+def run_dark_theme(page, pred: str, shots: Path) -> None:
+    """The tree of s1 in the dark theme: the page follows the theme, and the text stays readable."""
+    tree = page.frame_locator("iframe.webview").frame_locator("iframe#active-frame")
+    tree.locator("body.vscode-dark").wait_for()
+    goto_line(page, line_of(pred, "# sent_id = s1") + 1)
+    tree.locator("svg.annoscore-tree[aria-label='Dependency tree of sentence s1']").wait_for()
+    colours = tree_colours(tree)
+    assert luminance(colours["background"]) < 0.1, colours
+    for part in ("form", "upos", "arc", "wrong"):
+        assert contrast(colours[part], colours["background"]) >= 3, (part, colours)
+    assert colours["wrong"] != colours["arc"]
+    page.screenshot(path=str(shots / "6-tree-s1-dark.png"))
+
+
+def run_test_split(page, held_text: str, shots: Path) -> None:
+    """A prediction whose gold is a declared test split: the status bar shows the server's message, no figures."""
+    open_file(page, "held.conllu")
+    page.wait_for_function("() => document.querySelector('.statusbar').innerText.includes('test split')")
+    assert score_item(page) == [held_text]
+    assert not re.search(r"LAS \d", page.locator(".statusbar").inner_text())
+    page.locator(".statusbar").screenshot(path=str(shots / "7-status-bar-test-split.png"))

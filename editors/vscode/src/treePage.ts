@@ -77,11 +77,6 @@ body { margin: 0; padding: 0 12px 12px; background: var(--annoscore-background);
 .toolbar button:disabled { opacity: 0.5; cursor: default; }
 #summary { color: var(--annoscore-muted); }
 #tree { overflow-x: auto; overflow-y: hidden; padding-bottom: 4px; }
-/* A scrollbar always drawn (the webview's own shows only on hover): a long sentence visibly goes on. */
-#tree::-webkit-scrollbar { height: 10px; }
-#tree::-webkit-scrollbar-track { background: var(--vscode-scrollbarSlider-background, rgba(100, 100, 100, 0.15)); }
-#tree::-webkit-scrollbar-thumb { background: var(--vscode-scrollbarSlider-hoverBackground, rgba(100, 100, 100, 0.5)); }
-#tree::-webkit-scrollbar-thumb:hover { background: var(--vscode-scrollbarSlider-activeBackground, rgba(100, 100, 100, 0.7)); }
 #tree svg { display: block; }
 #message { color: var(--annoscore-muted); padding: 16px 0; }
 .legend { color: var(--annoscore-muted); font-size: 90%; margin-top: 6px; }

@@ -230,7 +230,7 @@ export class TreeView implements vscode.Disposable {
     const document = this.editor.document.uri;
     const name = (this.sentence?.sentId ?? `line-${(this.sentence?.line ?? 0) + 1}`).replace(/[^\w.-]+/g, '_');
     const target = await vscode.window.showSaveDialog({
-      defaultUri: vscode.Uri.joinPath(document, '..', `${name}.svg`),
+      defaultUri: document.with({ path: `${document.path.slice(0, document.path.lastIndexOf('/'))}/${name}.svg` }),
       filters: { SVG: ['svg'] },
       title: 'Save the tree as SVG',
     });
