@@ -1,7 +1,7 @@
 """Many prediction/gold pairs at once: which files pair up, each pair scored,
 and the averages over treebanks.
 
-Pairing a prediction folder with a gold folder (`pair_directories`), both
+FilePairs a prediction folder with a gold folder (`pair_directories`), both
 searched with their subfolders for ``*.conllu`` files:
 
 1. Gold files named as UD names them, ``CODE-ud-SPLIT.conllu`` (e.g.
@@ -82,7 +82,7 @@ class PairSpec:
 
 
 @dataclass
-class Pairing:
+class FilePairs:
     pairs: list[PairSpec]
     unpaired_predictions: list[str] = field(default_factory=list)
 
@@ -125,7 +125,7 @@ def _match_length(pred_stem: str, gold_stem: str, code: str | None) -> int:
 
 
 def pair_directories(pred_dir: str | os.PathLike[str], gold_dir: str | os.PathLike[str],
-                     split: str = "test") -> Pairing:
+                     split: str = "test") -> FilePairs:
     """Pair the predictions in ``pred_dir`` with the gold files in
     ``gold_dir`` by name (the rules in the module docstring)."""
     golds = gold_treebanks(gold_dir, split)
@@ -147,10 +147,10 @@ def pair_directories(pred_dir: str | os.PathLike[str], gold_dir: str | os.PathLi
             raise PairingError(f"{len(preds)} predictions pair with gold {path}: {shown}; give several runs "
                                f"of a system as --system NAME=GLOB")
         pairs.append(PairSpec(name, str(path), str(preds[0]) if preds else None))
-    return Pairing(pairs, unpaired)
+    return FilePairs(pairs, unpaired)
 
 
-def read_manifest(path: str | os.PathLike[str]) -> Pairing:
+def read_manifest(path: str | os.PathLike[str]) -> FilePairs:
     """The pairs a manifest lists (``PRED GOLD [NAME]`` per line)."""
     base = Path(path).parent
     pairs = []
@@ -172,7 +172,7 @@ def read_manifest(path: str | os.PathLike[str]) -> Pairing:
         pairs.append(PairSpec(name, gold, pred if os.path.exists(pred) else None))
     if not pairs:
         raise PairingError(f"{path}: the manifest lists no pairs")
-    return Pairing(pairs)
+    return FilePairs(pairs)
 
 
 # --------------------------------------------------------------------------
@@ -189,6 +189,7 @@ class PairTask:
     breakdown: tuple[str, ...] = ()
     confusions: int = 0
     run: str | None = None  # the system run (seed) it belongs to
+    final: bool = False     # a final run on a declared test split: ``final:yes`` in its signature
 
 
 def score_pair(task: PairTask) -> dict[str, Any]:
@@ -214,6 +215,8 @@ def score_pair(task: PairTask) -> dict[str, Any]:
         return out
     signature = conllu_signature(spec.pred, spec.gold, task.options, result.system_sha256 or "",
                                  result.gold_sha256 or "")
+    if task.final:
+        signature.options["final"] = True
     json_result = conllu_json(result, signature)
     if sink is not None:
         json_result.update(sink.as_json())
@@ -314,21 +317,21 @@ def expand_runs(patterns: Sequence[str]) -> list[str]:
     return out
 
 
-def pair_run(run: str, gold: str, split: str = "test") -> Pairing:
+def pair_run(run: str, gold: str, split: str = "test") -> FilePairs:
     """The pairs of one run of a system: a folder paired with a gold folder
     (`pair_directories`), or a file with a gold file (missing when the file
     does not exist)."""
     if os.path.isdir(gold):
         return pair_directories(run, gold, split)
     treebank = os.path.basename(gold).rsplit(".", 1)[0]
-    return Pairing([PairSpec(treebank, gold, run if os.path.exists(run) else None)])
+    return FilePairs([PairSpec(treebank, gold, run if os.path.exists(run) else None)])
 
 
 # --------------------------------------------------------------------------
 # The report (the JSON of ``evaluate PRED_DIR GOLD_DIR --json``)
 # --------------------------------------------------------------------------
 
-Run = tuple[str | None, str | None, Pairing]  # (system name, run label, its pairs); None, None for one system
+Run = tuple[str | None, str | None, FilePairs]  # (system name, run label, its pairs); None, None for one system
 
 
 @dataclass(frozen=True)

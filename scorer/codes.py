@@ -77,6 +77,8 @@ CODES: dict[str, Code] = {code.name: code for code in (
     Code("format-empty-text", W, _LAB, "an empty text in a labelled text file"),
     Code("format-csv", E, _LAB, "a CSV row that cannot be read"),
     Code("no-text", W, ("conllu",), "a sentence without # text or token lines (the leak check skips it)"),
+    # Clean evaluation ([splits]).
+    Code("leak", I, _CONLLU, "the sentence also occurs in an earlier split (train, or dev for test)"),
     # The project file.
     Code("config", W, ("project",), "an invalid setting in annoscore.toml or pyproject.toml"),
 )}

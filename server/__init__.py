@@ -1,1 +1,3 @@
-"""Everything that runs: the command line, and (later) the engine, LSP server and daemon."""
+"""Everything that runs: the engine (documents, their gold, incremental
+rescoring), the language server, the daemon behind ``check`` and ``watch``,
+and the command line."""

@@ -56,6 +56,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
+# The project files, in the order they are looked for at the workspace root.
+CONFIG_FILES = ("annoscore.toml", "pyproject.toml")
 FORMATS = ("conllu", "space", "tsv", "labels")
 EXTENSION_FORMATS = {".conllu": "conllu", ".conll": "conllu", ".txt": "space", ".tsv": "tsv"}
 RUN_MODES = ("onSave", "onType")
@@ -101,6 +103,8 @@ class Settings:
     sentences: str = "all"
     max_diagnostics: int = 1000  # per code and document; then one summary
     low_confidence: str = "word"  # see LOW_CONFIDENCE_MODES
+    # The comment that marks a sentence as done (see server.engine.conllu.progress); "" for none.
+    progress_marker: str = "annotated"
     segmentation_files: tuple[str, ...] = ()
     label_files: tuple[str, ...] = ()
     pairs: tuple[PairRule, ...] = ()
@@ -214,6 +218,16 @@ class _Reader:
         value = data.get(key, default)
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             self.problem(key, f"must be a whole number of at least 1, not {_shown(value)}")
+            return default
+        return value
+
+    def marker(self, data: Mapping[str, Any], key: str, default: str) -> str:
+        """A comment key such as ``annotated`` (a word, at most 40 characters), or "" for none."""
+        value = data.get(key, default)
+        if not isinstance(value, str) or len(value) > 40 or \
+                (value and not re.fullmatch(r"[^\s=:#][^\s=:]*", value)):
+            self.problem(key, f"must be a comment key such as \"annotated\" (one word, no = or :), "
+                              f"or \"\" for none, not {_shown(value)}")
             return default
         return value
 
@@ -348,8 +362,8 @@ def _project_source(root: str | os.PathLike[str] | None) -> tuple[Path, str | Va
     with [tool.annoscore] — and its text (or why it cannot be read), read once."""
     if root is None:
         return None
-    own = Path(root) / "annoscore.toml"
-    for path in (own, Path(root) / "pyproject.toml"):
+    own = Path(root) / CONFIG_FILES[0]
+    for path in (own, Path(root) / CONFIG_FILES[1]):
         if not path.is_file():
             continue
         try:
@@ -387,7 +401,7 @@ def load_project(root: str | os.PathLike[str] | None,
         if not isinstance(data, dict):
             return settings, [ConfigProblem("pyproject.toml: [tool.annoscore] must be a table", str(path), 0)]
     reader = _Reader(path.name, str(path), text)
-    known = {"threshold", "pair", "sentences", "max_diagnostics", "splits"}
+    known = {"threshold", "pair", "sentences", "max_diagnostics", "splits", "progress_marker"}
     for key in sorted(set(data) - known):
         reader.problem(key, "unknown key (ignored)")
     settings = replace(
@@ -395,6 +409,7 @@ def load_project(root: str | os.PathLike[str] | None,
         threshold=reader.threshold(data, "threshold", settings.threshold),
         sentences=reader.choice(data, "sentences", SENTENCE_MODES, settings.sentences),
         max_diagnostics=reader.count(data, "max_diagnostics", settings.max_diagnostics),
+        progress_marker=reader.marker(data, "progress_marker", settings.progress_marker),
         pairs=reader.pairs(data),
         splits=reader.splits(data),
     )
@@ -414,7 +429,7 @@ def apply_editor_settings(settings: Settings, data: Any) -> tuple[Settings, list
         reader.problem("files", "must be an object with segmentation and labels")
         files = {}
     known = {"threshold", "run", "severities", "goldDiff", "sentences", "maxDiagnostics", "lowConfidence",
-             "files", "server", "trace"}
+             "progressMarker", "files", "server", "trace"}
     for key in sorted(set(data) - known):
         reader.problem(key, "unknown setting (ignored)")
     updated = replace(
@@ -426,6 +441,7 @@ def apply_editor_settings(settings: Settings, data: Any) -> tuple[Settings, list
         sentences=reader.choice(data, "sentences", SENTENCE_MODES, settings.sentences),
         max_diagnostics=reader.count(data, "maxDiagnostics", settings.max_diagnostics),
         low_confidence=reader.choice(data, "lowConfidence", LOW_CONFIDENCE_MODES, settings.low_confidence),
+        progress_marker=reader.marker(data, "progressMarker", settings.progress_marker),
         segmentation_files=reader.globs(files, "segmentation") or settings.segmentation_files,
         label_files=reader.globs(files, "labels") or settings.label_files,
     )

@@ -1,8 +1,8 @@
 """The engine without an editor: files on disk, for ``check`` and ``watch``.
 
 `DiskWorkspace` opens files as if an editor had them (their text read from
-disk), rescoring them and their dependents when they change; `watch_loop`
-feeds it watchfiles events and reports what changed.
+disk), rescoring them and their dependents when they change;
+`server.cli.watch` feeds it watchfiles events and reports what changed.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from scorer.problems import Problem
 
-from .config import Settings, load_project, setup_for
+from .config import CONFIG_FILES, Settings, load_project, setup_for
 
 if TYPE_CHECKING:
     from .engine.disk import DiskText
@@ -48,7 +48,6 @@ def shown(path: str, problem: Problem) -> Shown:
                  problem.code, problem.message)
 
 
-CONFIG_FILES = ("annoscore.toml", "pyproject.toml")
 
 
 class DiskWorkspace:

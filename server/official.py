@@ -26,9 +26,12 @@ from scorer.conllu.sentence import Sentence
 from scorer.excerpt import quoted
 from scorer.report import percent, render_table
 
-from .cli.errors import InputError
 
 TIMEOUT_SECONDS = 3600
+
+
+class OfficialScriptError(Exception):
+    """The official script named with --official cannot be run (not found)."""
 
 
 @dataclass
@@ -96,7 +99,7 @@ def official_command(script: str) -> list[str]:
         return [os.path.abspath(script)]
     found = shutil.which(script)
     if found is None:
-        raise InputError(f"{script}: not found, neither as a file nor as a command on PATH "
+        raise OfficialScriptError(f"{script}: not found, neither as a file nor as a command on PATH "
                          "(--official takes the path of conll18_ud_eval.py, or a command such as udeval)")
     return [found]
 

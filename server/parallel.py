@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import BinaryIO, Callable, Iterator
 
-from scorer.conllu.evaluate import ConlluOptions, ConlluResult, evaluate_files, merge_results
+from scorer.conllu.evaluate import ConlluOptions, ConlluResult, ProgressCallback, evaluate_files, merge_results
 
 MIN_BYTES = 16 << 20  # below this, starting processes costs more than it saves
 MIN_PART_BYTES = 256 << 10  # of gold: smaller parts cost more to start than they balance
@@ -53,7 +53,6 @@ SCAN = 1 << 20  # bytes read at a time when looking for a cut
 NEAR = 64 << 10  # ... first, when looking for the blank line next to a place
 WINDOW = 4 << 20  # where a cut's sentence is first looked for, before its estimated place
 
-ProgressCallback = Callable[[int, int], None]
 
 
 def default_jobs() -> int:

@@ -21,7 +21,7 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
-from scorer.conllu.reader import BlockSplitter, normalize_newlines
+from scorer.conllu.blocks import BlockSplitter, normalize_newlines
 from scorer.problems import Problem
 
 
@@ -38,6 +38,11 @@ class Segment:
     analysis: object = None
     # The subtyped relations its DEPREL cells use (made when completion asks).
     subtypes: frozenset | None = None
+    # Its sentences as outline entries, lines relative to it (made when the outline is asked).
+    outline: tuple | None = None
+    # Where its sentence occurs in earlier splits: (the index asked, the
+    # occurrences) (see server.engine.splits).
+    leaks: tuple | None = None
     n_lines: int = 0       # lines this segment starts (a last segment without a final newline has one more)
 
     def __post_init__(self) -> None:
@@ -156,9 +161,6 @@ class TextStore:
             return 0
         last = self.segments[-1]
         return last.first_line + last.text.count("\n")
-
-    def blocks(self) -> list[tuple[int, str]]:
-        return [(s.first_line, s.block) for s in self.segments if s.has_block]
 
     # --- editing --------------------------------------------------------------
 

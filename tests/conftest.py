@@ -31,6 +31,14 @@ def shared():
     return shared_path
 
 
+def read_file(path):
+    """A whole CoNLL-U file read into sentences (the file reader's problems too)."""
+    from scorer.conllu.reader import ConlluDocument, ConlluFileReader
+    reader = ConlluFileReader(path)
+    sentences = list(reader)
+    return ConlluDocument(sentences, reader.problems)
+
+
 def write(tmp_path: Path, name: str, text: str) -> Path:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")

@@ -44,7 +44,7 @@ from typing import Any, Sequence
 
 from ..excerpt import excerpt
 from ..report import percent, proportion, render_table
-from .labels import BASE_DEPREL
+from .relations import BASE_DEPREL
 from .score import HEAD_OK, LAS_FULL_OK, LAS_OK, UPOS_OK, ChunkScore
 from .sentence import Sentence
 

@@ -8,7 +8,7 @@ costs far more in Python's per-call overhead than the comparisons
 themselves.  So sentences are read a batch at a time (`read_plain`):
 
 1. the token lines of every sentence of the batch are joined and cut into
-   columns with one ``str.split("\\t")`` (the trick `reader.parse_block`
+   columns with one ``str.split("\\t")`` (the trick `parse.parse_block`
    uses for one sentence);
 2. every check the reader and `checks.tree_problems` would make is made on
    whole columns: ten columns on every line, IDs 1..n (multiword ranges
@@ -22,14 +22,14 @@ themselves.  So sentences are read a batch at a time (`read_plain`):
 
 Two plain sentences with the same tokens — a gold one and a predicted one —
 are counted together with others, from those columns
-(`count_plain_pairs`, with `score.count_same_tokens`).  Both `evaluate`
+(`count_plain_pairs`, with `identical.count_same_tokens`).  Both `evaluate`
 and the engine count plain pairs this way.
 
 A sentence that does not pass is not an error: it is scored the ordinary
 way (parse, pair, align), which also reports what is wrong with it.  So
 every check here may be stricter than the reader's, never looser: a plain
 pair is one the ordinary path would find no problem in and count with
-`score.count_identical`, to the same counts (the tests hold the lanes to it).
+`identical.count_identical`, to the same counts (the tests hold the lanes to it).
 """
 
 from __future__ import annotations
@@ -42,8 +42,9 @@ from typing import Sequence
 import numpy as np
 
 from .counts import Counts
-from .reader import _DEPS_EXTENTS, _id_strings, _plain_multiword_rows, read_comments
-from .score import WordColumns, count_same_tokens
+from .columns import DEPS_EXTENTS, id_strings, plain_multiword_rows
+from .parse import read_comments
+from .identical import WordColumns, count_same_tokens
 from .text import has_spaces
 
 # Columns kept for scoring, by CoNLL-U column number.
@@ -115,12 +116,12 @@ def _token_checks(ids: list[str], forms: list[str], rows: list[int], row_starts:
     neither empty nor with spaces, per sentence: clears ``ok`` where not.
     Returns the token rows of the sentences with multiword ranges."""
     token_rows: dict[int, list[int]] = {}
-    expected = list(chain.from_iterable(map(_id_strings, rows)))
+    expected = list(chain.from_iterable(map(id_strings, rows)))
     if ids != expected:
         for k in range(len(rows)):
             a, b = row_starts[k], row_starts[k + 1]
             if ok[k] and ids[a:b] != expected[a:b]:
-                plain = _plain_multiword_rows(ids[a:b])
+                plain = plain_multiword_rows(ids[a:b])
                 if plain is None:
                     ok[k] = False
                 else:
@@ -204,7 +205,7 @@ def _values_ok(columns: list[list[str]], words: list[int], word_starts: list[int
     fine &= np.add.reduceat(unreached.astype(np.int64), starts) == 0
     deps = columns[_DEPS]
     if deps.count("_") != len(deps):
-        extents = np.array(list(map(_DEPS_EXTENTS.__getitem__, deps)), dtype=np.int64)
+        extents = np.array(list(map(DEPS_EXTENTS.__getitem__, deps)), dtype=np.int64)
         wrong = (extents < 0) | (extents > length_of_word)
         fine &= np.add.reduceat(wrong.astype(np.int64), starts) == 0
     return fine
@@ -236,7 +237,7 @@ class PlainSentence:
 
 def read_plain(bodies: Sequence[str | None], misc: bool = True) -> list[PlainSentence | None]:
     """Each block read as a `PlainSentence`, or None when it is not plain
-    (then parse it: `reader.parse_blocks` reports what is wrong)."""
+    (then parse it: `parse.parse_blocks` reports what is wrong)."""
     texts: list[str | None] = [None] * len(bodies)
     sent_ids: list[str | None] = [None] * len(bodies)
     for k, body in enumerate(bodies):

@@ -22,7 +22,7 @@ from __future__ import annotations
 from itertools import islice
 
 from ..problems import Problem, Related, Severity
-from .reader import cell_span
+from .columns import cell_span
 from .sentence import HEAD, Sentence
 
 

@@ -31,7 +31,7 @@ from typing import Callable, Generic, Protocol, TypeVar
 
 from .counts import Counts
 from .pairing import MISSING, PAIRED, UNMATCHED, Chunk
-from .score import count_identical_many
+from .identical import count_identical_many
 from .sentence import Sentence
 
 S = TypeVar("S")  # what the sink calls a system sentence (a Sentence, or the engine's info)
@@ -110,8 +110,8 @@ class ChunkCounter(Generic[S]):
 
 class IdenticalBatch(Generic[S]):
     """Pairs of one gold and one system sentence with the same tokens
-    (`score.identity_ready`), counted a batch at a time: whole columns
-    compared at once (`score.count_identical_many`).  Without ``each`` the
+    (`identical.identity_ready`), counted a batch at a time: whole columns
+    compared at once (`identical.count_identical_many`).  Without ``each`` the
     counts are summed in ``total``; with it, ``each(tag, counts)`` is told
     every pair's own counts (the engine keeps them per unit)."""
 

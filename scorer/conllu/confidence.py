@@ -19,7 +19,7 @@ import numpy as np
 
 from ..excerpt import excerpt, quoted
 from ..problems import Problem, Severity
-from .reader import cell_span
+from .columns import cell_span
 from .sentence import MISC, Sentence
 
 CONF_COLUMNS = ("UPOS", "XPOS", "LEMMA", "FEATS", "HEAD", "DEPREL")

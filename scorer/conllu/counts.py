@@ -16,10 +16,6 @@ METRICS = ("Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags", 
            "UAS", "LAS", "CLAS", "MLAS", "BLEX", "ELAS", "EULAS")
 # --strict: all features, the full relation.
 STRICT_METRICS = ("UFeatsAll", "AllTagsAll", "LASFull")
-# Metrics over aligned words (the others have no aligned accuracy).
-WORD_METRICS = ("UPOS", "XPOS", "UFeats", "AllTags", "Lemmas", "UAS", "LAS",
-                "UFeatsAll", "AllTagsAll", "LASFull")
-CONTENT_METRICS = ("CLAS", "MLAS", "BLEX")
 
 # Positions in Counts.values.
 (TOKENS_CORRECT, TOKENS_GOLD, TOKENS_SYSTEM,

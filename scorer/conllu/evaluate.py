@@ -40,10 +40,12 @@ from .gold import GoldFile
 from .chunks import ChunkCounter, IdenticalBatch
 from .pairing import Chunk, Mismatch, SentencePairer
 from .bulk import PlainPairs
-from .reader import ConlluFileReader, parse_blocks, read_comments
+from .parse import parse_blocks, read_comments
+from .reader import ConlluFileReader
+from .identical import identity_ready
 from .score import (
     DEPREL_FULL_OK, FEATS_ALL_OK, HEAD_OK, LEMMA_OK, METRIC_BITS, UPOS_OK, XPOS_OK,
-    ChunkScore, identity_ready, one_side_counts, score_chunk,
+    ChunkScore, one_side_counts, score_chunk,
 )
 from .sentence import Sentence
 
@@ -447,7 +449,7 @@ class ConlluEvaluator:
 
 
 def _content_flags(sentence: Sentence) -> list[bool]:
-    from .labels import BASE_DEPREL, CONTENT_DEPRELS
+    from .relations import BASE_DEPREL, CONTENT_DEPRELS
     return [BASE_DEPREL[d] in CONTENT_DEPRELS for d in sentence.deprel]
 
 

@@ -20,7 +20,8 @@ from collections import OrderedDict
 from typing import Callable, Iterator
 
 from .bulk import token_text
-from .reader import ConlluFileReader, holds_one_sentence, parse_block, parse_blocks, read_comments
+from .parse import holds_one_sentence, parse_block, parse_blocks, read_comments
+from .reader import ConlluFileReader
 from .sentence import Sentence
 
 # Parsed sentences kept for reuse (pairing often asks for the same one twice).
@@ -153,9 +154,6 @@ class GoldFile:
         if start is None:
             return token_text(body)
         return None if start < 0 else body[start:] if start else body
-
-    def is_checked(self, index: int) -> bool:
-        return bool(self._checked[index])
 
     def take_clean(self, index: int) -> None:
         """The bulk lane scored this sentence and found it well formed."""

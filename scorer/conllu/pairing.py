@@ -26,7 +26,7 @@ the chunks the official scorer's own walk would, so the counts are equal.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterator, Protocol, Sequence
+from typing import Iterator, Protocol
 
 from .sentence import Sentence
 
@@ -62,38 +62,6 @@ class GoldText(Protocol):
     def find(self, sent_id: str) -> int | None: ...
     def with_text(self, text: str) -> list[int]: ...
     def count(self) -> int: ...
-
-
-class GoldList:
-    """Gold sentences held in memory (the editor's buffers, small files)."""
-
-    def __init__(self, sent_ids: Sequence[str | None], chars: Sequence[str]) -> None:
-        self.sent_ids = sent_ids
-        self._chars = chars
-        self.by_id: dict[str, int] = {}
-        for i, sent_id in enumerate(sent_ids):
-            if sent_id is not None and sent_id not in self.by_id:
-                self.by_id[sent_id] = i
-        self._by_text: dict[str, list[int]] | None = None
-
-    def exists(self, index: int) -> bool:
-        return index < len(self._chars)
-
-    def chars(self, index: int) -> str:
-        return self._chars[index]
-
-    def find(self, sent_id: str) -> int | None:
-        return self.by_id.get(sent_id)
-
-    def with_text(self, text: str) -> list[int]:
-        if self._by_text is None:
-            self._by_text = {}
-            for i, chars in enumerate(self._chars):
-                self._by_text.setdefault(chars, []).append(i)
-        return self._by_text.get(text, [])
-
-    def count(self) -> int:
-        return len(self._chars)
 
 
 class SentencePairer:

@@ -19,7 +19,7 @@ written without changing the text; `repaired_text` returns None for them.
 from __future__ import annotations
 
 from .checks import find_cycles
-from .reader import parse_deps
+from .columns import parse_deps
 from .sentence import Sentence
 from .text import strip_spaces
 

@@ -28,7 +28,7 @@ from ..lines import read_lines
 from ..excerpt import quoted
 from ..problems import Problem
 from .counts import SegmentationCounts
-from .pairing import POSITION, Pairing, count_lines, pair_by_text
+from .pairing import POSITION, LinePairs, count_lines, pair_by_text
 from .score import (
     SNIPPET, TextMismatch, count_identical, count_words, find_mismatch, missing_counts,
     scored_word_count,
@@ -183,7 +183,7 @@ def evaluate_lines(gold_lines: Sequence[str], system_lines: Sequence[str],
     return evaluator.finish()
 
 
-def _pairing_error(pairing: Pairing, n_gold: int, n_system: int, system_split) -> Problem:
+def _pairing_error(pairing: LinePairs, n_gold: int, n_system: int, system_split) -> Problem:
     j = pairing.unpaired
     assert j is not None
     text = "".join(system_split[j].words)

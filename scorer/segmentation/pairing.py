@@ -28,7 +28,7 @@ TEXT = "text"
 
 
 @dataclass
-class Pairing:
+class LinePairs:
     """``pairs`` lists (gold line, predicted line or None) in gold order, for
     every gold line that needs scoring; with position pairing it also holds
     lines without tokens (the scorer skips them or reports a predicted line
@@ -51,11 +51,7 @@ def count_lines(lines: Sequence[str], has_tokens: Callable[[str], bool]) -> int:
     return n
 
 
-def pair_by_position(n_gold: int) -> Pairing:
-    return Pairing(POSITION, [(i, i) for i in range(n_gold)])
-
-
-def pair_by_text(gold_texts: Sequence[str | None], system_texts: Sequence[str | None]) -> Pairing:
+def pair_by_text(gold_texts: Sequence[str | None], system_texts: Sequence[str | None]) -> LinePairs:
     """Pair lines by their rebuilt texts (None for a line without tokens)."""
     where: dict[str, list[int]] = {}
     for i, text in enumerate(gold_texts):
@@ -69,10 +65,10 @@ def pair_by_text(gold_texts: Sequence[str | None], system_texts: Sequence[str | 
         candidates = where.get(text, ())
         k = bisect_right(candidates, last)
         if k == len(candidates):
-            return Pairing(TEXT, unpaired=j, after_gold=last if last >= 0 else None)
+            return LinePairs(TEXT, unpaired=j, after_gold=last if last >= 0 else None)
         last = candidates[k]
         partner[last] = j
-    pairing = Pairing(TEXT)
+    pairing = LinePairs(TEXT)
     for i, text in enumerate(gold_texts):
         if text is None:
             continue

@@ -50,8 +50,11 @@ def run(args: argparse.Namespace, pred: InputFile, gold: InputFile) -> int:
     options = options_from(args)
     official = None
     if args.official:
-        from ..official import OfficialRun
-        official = OfficialRun(args.official)
+        from ..official import OfficialRun, OfficialScriptError
+        try:
+            official = OfficialRun(args.official)
+        except OfficialScriptError as error:
+            raise InputError(str(error)) from None
     breakdown = None
     kinds = breakdown_kinds(args)
     if kinds or args.confusions:

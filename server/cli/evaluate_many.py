@@ -18,7 +18,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 from scorer.batch import (
-    MISSING, SCORED, UNREADABLE, TABLE_METRICS, ManyOptions, Pairing, PairingError, PairTask, expand_runs,
+    MISSING, SCORED, UNREADABLE, TABLE_METRICS, ManyOptions, FilePairs, PairingError, PairTask, expand_runs,
     many_report, pair_directories, pair_run, read_manifest, score_pair,
 )
 from scorer.conllu.breakdown import breakdown_text
@@ -26,6 +26,7 @@ from scorer.excerpt import excerpt, printable
 from scorer.report import percent, render_table
 
 from ..parallel import default_jobs
+from . import final
 from .errors import InputError, UsageError
 from .evaluate_conllu import options_from
 from .options import breakdown_kinds
@@ -49,11 +50,18 @@ def run(args: argparse.Namespace) -> int:
     options = options_from(args)
     kinds = breakdown_kinds(args)
     runs = _runs(args)  # (system name or None, run label or None, pairing)
-    tasks = [PairTask(spec, options, kinds, args.confusions or 0, run=label)
-             for _, label, pairing in runs for spec in pairing.pairs]
-    if not any(t.spec.pred for t in tasks):
+    pairs = [(system, label, spec) for system, label, pairing in runs for spec in pairing.pairs]
+    if not any(spec.pred for _, _, spec in pairs):
         raise InputError("no prediction pairs with a gold file" + _pairing_hint(args))
+    # Declared test splits: refused without --final, recorded with it (final.py), as for one pair.
+    scored = [(system, label, spec) for system, label, spec in pairs if spec.pred]
+    finals = dict(zip((id(spec) for _, _, spec in scored), final.gate_many(
+        args, [final.ManyPair(system, label, spec.pred, spec.gold) for system, label, spec in scored])))
+    tasks = [PairTask(spec, options, kinds, args.confusions or 0, run=label,
+                      final=finals.get(id(spec)) is not None)
+             for _, label, spec in pairs]
     results = _score_all(tasks, args.jobs if args.jobs is not None else default_jobs())
+    final.mark_many([finals.get(id(t.spec)) for t in tasks], results)
     report = many_report(runs, results, ManyOptions(
         strict=options.strict, predicted_only=options.predicted_only, annotated_only=options.annotated_only,
         split=args.split, shared_task=args.shared_task, confusions=args.confusions or 0,
@@ -73,7 +81,7 @@ def _pairing_hint(args: argparse.Namespace) -> str:
             " and the README)")
 
 
-def _runs(args: argparse.Namespace) -> list[tuple[str | None, str | None, Pairing]]:
+def _runs(args: argparse.Namespace) -> list[tuple[str | None, str | None, FilePairs]]:
     try:
         if args.manifest:
             if args.pred or args.gold:
@@ -93,7 +101,7 @@ def _runs(args: argparse.Namespace) -> list[tuple[str | None, str | None, Pairin
         raise InputError(str(error)) from None
 
 
-def _system_runs(values: list[str], gold: str, split: str) -> list[tuple[str | None, str | None, Pairing]]:
+def _system_runs(values: list[str], gold: str, split: str) -> list[tuple[str | None, str | None, FilePairs]]:
     if not os.path.exists(gold):
         raise InputError(f"{gold}: no such file or folder (gold)")
     patterns: dict[str, list[str]] = {}
@@ -102,7 +110,7 @@ def _system_runs(values: list[str], gold: str, split: str) -> list[tuple[str | N
         if not sep or not name or not pattern:
             raise UsageError(f"--system {excerpt(value)}: write NAME=GLOB (e.g. udpipe='runs/seed*/')")
         patterns.setdefault(name, []).append(pattern)
-    out: list[tuple[str | None, str | None, Pairing]] = []
+    out: list[tuple[str | None, str | None, FilePairs]] = []
     gold_is_dir = os.path.isdir(gold)
     for name, globs in patterns.items():
         matches = expand_runs(globs)

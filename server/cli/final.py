@@ -89,43 +89,129 @@ def _declared_test(gold: InputFile, root: str) -> str | None:
     return None
 
 
-def gate(args: argparse.Namespace, pred: InputFile, gold: InputFile) -> FinalRun | None:
-    """Refuse to score a declared test split without --final (UsageError),
-    or a second time for one system without --overwrite; else the final run
-    to record (None: not a final run)."""
-    if not args.final:
-        if args.overwrite:
-            raise UsageError("--overwrite goes with --final (scoring a declared test split)")
-        if system_name(args):
-            raise UsageError("--system NAME goes with --final (scoring a declared test split); runs of a "
-                             "system are --system NAME=GLOB")
+def _declared(gold: InputFile) -> tuple[str, str] | None:
+    """(project root, the gold's path there) when a project declares
+    ``gold`` a test split: the gold's own project, then the current folder's."""
     roots = []
     if gold.path == gold.name:
         roots.append(project_root(os.path.dirname(os.path.abspath(gold.path))))
     roots.append(project_root(os.getcwd()))
     for root in dict.fromkeys(r for r in roots if r):
         declared = _declared_test(gold, root)
-        if declared is None:
-            continue
-        if not args.final:
-            raise UsageError(
-                f"{gold.name} is a test split ([splits] test in {_project_file(root)}): it is scored once "
-                "per system, after every choice is made on dev; add --final when yours are made (the run "
-                f"is recorded in {os.path.join(FOLDER, NAME)}, and a second one refused)")
-        system = system_name(args) or _relative(pred.name, root) or pred.name
-        gold_sha256 = file_sha256(gold.path)
-        try:
-            earlier = earlier_run(read_runs(root), system, declared, gold_sha256)
-        except LedgerError as error:
-            raise UsageError(str(error)) from None
-        if earlier is not None and not args.overwrite:
-            raise UsageError(refusal(system, declared, earlier))
-        return FinalRun(root, system, _relative(pred.name, root) or pred.name, declared, gold_sha256,
-                        args.overwrite)
-    if args.final:
-        raise UsageError(f"--final is for a declared test split, and {gold.name} is not one "
-                         "(declare it in annoscore.toml: [splits] test = [\"path\"])")
+        if declared is not None:
+            return root, declared
     return None
+
+
+def _refused_without_final(gold_name: str, root: str, more: str = "") -> UsageError:
+    return UsageError(
+        f"{gold_name} is a test split ([splits] test in {_project_file(root)}){more}: it is scored once "
+        "per system, after every choice is made on dev; add --final when yours are made (the run "
+        f"is recorded in {os.path.join(FOLDER, NAME)}, and a second one refused)")
+
+
+def _final_run(args: argparse.Namespace, root: str, declared: str, system: str, pred_name: str,
+               gold_path: str) -> FinalRun:
+    """The final run of ``system`` on the declared test file, or UsageError
+    when one was recorded before and --overwrite is not given."""
+    gold_sha256 = file_sha256(gold_path)
+    try:
+        earlier = earlier_run(read_runs(root), system, declared, gold_sha256)
+    except LedgerError as error:
+        raise UsageError(str(error)) from None
+    if earlier is not None and not args.overwrite:
+        raise UsageError(refusal(system, declared, earlier))
+    return FinalRun(root, system, _relative(pred_name, root) or pred_name, declared, gold_sha256,
+                    args.overwrite)
+
+
+def _check_flags(args: argparse.Namespace) -> None:
+    if not args.final:
+        if args.overwrite:
+            raise UsageError("--overwrite goes with --final (scoring a declared test split)")
+        if system_name(args):
+            raise UsageError("--system NAME goes with --final (scoring a declared test split); runs of a "
+                             "system are --system NAME=GLOB")
+
+
+def gate(args: argparse.Namespace, pred: InputFile, gold: InputFile) -> FinalRun | None:
+    """Refuse to score a declared test split without --final (UsageError),
+    or a second time for one system without --overwrite; else the final run
+    to record (None: not a final run)."""
+    _check_flags(args)
+    found = _declared(gold)
+    if found is None:
+        if args.final:
+            raise UsageError(f"--final is for a declared test split, and {gold.name} is not one "
+                             "(declare it in annoscore.toml: [splits] test = [\"path\"])")
+        return None
+    root, declared = found
+    if not args.final:
+        raise _refused_without_final(gold.name, root)
+    system = system_name(args) or _relative(pred.name, root) or pred.name
+    return _final_run(args, root, declared, system, pred.name, gold.path)
+
+
+@dataclass(frozen=True)
+class ManyPair:
+    """One pair of a many-pairs run, as the gate of test splits sees it."""
+
+    system: str | None  # NAME of --system NAME=GLOB, or None
+    run: str | None     # the run (seed) of that system, or None
+    pred: str
+    gold: str
+
+
+def gate_many(args: argparse.Namespace, pairs: list[ManyPair]) -> list[FinalRun | None]:
+    """`gate` for many pairs at once: refused (UsageError) when any pair's
+    gold is a declared test split and --final is not given, or when any was
+    scored before for its system without --overwrite; else, per pair, the
+    final run to record (None for the pairs that are not on a test split).
+    The system of a pair is ``--system NAME``, else NAME of ``NAME=GLOB``
+    with its run (``NAME:RUN``: each seed is one system's look), else the
+    prediction's path."""
+    _check_flags(args)
+    found = [_declared(InputFile(p.gold, p.gold)) for p in pairs]
+    tests = [(p, f) for p, f in zip(pairs, found) if f is not None]
+    if tests and not args.final:
+        (first, (root, _)), more = tests[0], len(tests) - 1
+        raise _refused_without_final(first.gold, root, f" (and {more} more of the pairs)" if more else "")
+    if args.final and not tests:
+        raise UsageError("--final is for declared test splits, and none of these gold files is one "
+                         "(declare them in annoscore.toml: [splits] test = [\"path\", ...])")
+    out: list[FinalRun | None] = []
+    seen: set[tuple[str, str, str]] = set()
+    for pair, where in zip(pairs, found):
+        if where is None:
+            out.append(None)
+            continue
+        root, declared = where
+        system = system_name(args) or (f"{pair.system}:{pair.run}" if pair.system and pair.run else
+                                       pair.system) or _relative(pair.pred, root) or pair.pred
+        if (root, system, declared) in seen:
+            raise UsageError(f"{declared} comes twice for the system {system} in this run: a test split is "
+                             "scored once per system")
+        seen.add((root, system, declared))
+        out.append(_final_run(args, root, declared, system, pair.pred, pair.gold))
+    return out
+
+
+def mark_many(final_runs: list[FinalRun | None], results: list[dict]) -> None:
+    """Record the final runs of the pairs that were scored (their JSON's
+    signature already says ``final:yes``: `scorer.batch.score_pair`)."""
+    for final, result in zip(final_runs, results):
+        if final is None or "result" not in result:
+            continue
+        signature = result["result"]["signature"]
+        run = Run(final.system, final.pred_path, signature["files"]["pred"]["sha256"], final.gold_path,
+                  final.gold_sha256, signature["format"], dict(signature["options"]), signature["text"],
+                  final.overwrite)
+        try:
+            record(final.root, run)
+        except LedgerError as error:
+            raise InputError(str(error)) from None
+        print(f"annoscore evaluate: final run of {run.system} on {final.gold_path} recorded in "
+              f"{os.path.join(final.root, FOLDER, NAME)}", file=sys.stderr)
 
 
 def mark(args: argparse.Namespace, signature: Signature) -> None:

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from scorer.conllu.checks import tree_problems
 from scorer.conllu.confidence import CONF_COLUMNS, word_confidences
 from scorer.conllu.pairing import PAIRED
-from scorer.conllu.reader import cell_span, parse_blocks
+from scorer.conllu.columns import cell_span
+from scorer.conllu.parse import parse_blocks
 from scorer.conllu.score import HEAD_OK, LAS_OK, score_chunk
 from scorer.conllu.sentence import COLUMN_NAMES, FORM, HEAD, Sentence
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from scorer.conllu.labels import CONTENT_DEPRELS, FUNCTIONAL_DEPRELS
+from scorer.conllu.relations import CONTENT_DEPRELS, FUNCTIONAL_DEPRELS
 from scorer.conllu.sentence import DEPREL, HEAD, UPOS
 from scorer.segmentation.tokens import UPOS_TAGS
 

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 from scorer.binary import binary_problem
-from scorer.conllu.reader import encoding_problems
+from scorer.conllu.blocks import encoding_problems
 from scorer.lines import decode_text
 from scorer.problems import Problem
 

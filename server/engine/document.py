@@ -36,6 +36,8 @@ class Document:
     byte_problems: tuple[Problem, ...] = ()
     # Why the last rescore failed (a fault of annoscore's, logged), or None.
     failure: str | None = None
+    # Its gold is a declared test split: scored without it (server.engine.splits).
+    gold_withheld: bool = False
     # Edits since the last rescore: (segments removed, segments inserted);
     # None when unknown (a whole new text): then everything is looked at.
     edits: list[tuple[list, list]] | None = None

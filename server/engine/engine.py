@@ -31,12 +31,14 @@ from scorer.gcpause import gc_paused
 from scorer.problems import Problem
 
 from ..config import DocumentSetup, Settings, setup_for
-from ..textstore import forget_segments
-from .conllu.handler import ConlluHandler
+from ..textstore import TextStore, forget_segments
+from .conllu.handler import ConlluHandler, results_of
+from .conllu.progress import annotation_progress, progress_text
 from .diagnostics import DiagnosticCap
 from .disk import read_disk_text
 from .document import Document
 from .lines import LinesHandler
+from .splits import TEST_SPLIT_MESSAGE, LeakIndexes, leak_problems, withheld_gold
 
 Progress = Callable[[float], None]
 Handler = ConlluHandler | LinesHandler
@@ -56,6 +58,7 @@ class Engine:
         self.settings = settings or Settings()
         self.documents: dict[str, Document] = {}
         self.log = log or (lambda message: None)
+        self.leak_indexes = LeakIndexes()
         # Whether the editor ends a line at a lone CR, as the LSP says; the
         # language server sets False for editors that keep it in the line
         # (see server.textstore.TextStore).  Files read from disk always do.
@@ -224,10 +227,11 @@ class Engine:
         handler = handler_for(document)
         gold = None
         try:
+            document.gold_withheld = withheld_gold(document.setup.gold, self.settings, self.root)
             if document.binary is not None:  # not text: nothing to score
                 handler.forget(document)
             else:
-                gold = self.gold_document(document)
+                gold = None if document.gold_withheld else self.gold_document(document)
                 handler.rescore(document, gold, self.settings, self.log, progress)
         except Exception as error:  # a fault of ours: say so on the document, start afresh next time
             self.log(f"rescoring {key} failed:\n{traceback.format_exc()}")
@@ -235,7 +239,7 @@ class Engine:
             handler.forget(document)
             return [key]
         document.failure = None
-        if gold is None:
+        if gold is None and not document.gold_withheld:
             gold = self.documents.get(document.setup.gold or "")
         return [key] + ([gold.key] if gold is not None and gold.in_editor else [])
 
@@ -265,6 +269,9 @@ class Engine:
         for problem in document.byte_problems:
             shown.add(problem)
         handler_for(document).diagnostics(document, self.dependents(document.path or ""), self.settings, shown)
+        if document.format == "conllu" and self.settings.splits.train:
+            for problem in leak_problems(document, self.leak_indexes, self.settings, self.root):
+                shown.add(problem)
         return shown.finish()
 
     def score(self, key: str) -> dict[str, Any] | None:
@@ -275,11 +282,27 @@ class Engine:
         if document.binary is not None:  # not scored: the one diagnostic says why
             return {"path": document.path or document.key, "format": document.format, "gold": None,
                     "metrics": {}, "counts": {"sentences": 0, "unparsed": 0, "refused": 0, "lowConfidence": 0}}
-        return handler_for(document).score(document)
+        payload = handler_for(document).score(document)
+        if isinstance(document.store, TextStore):  # CoNLL-U: how far the annotation has come
+            index = results_of(document).index(document.store)
+            payload["progress"] = annotation_progress(index, self.settings.progress_marker)
+        if document.gold_withheld:  # no live score against a test split
+            payload.update({"gold": None, "metrics": {}, "testSplit": True, "message": TEST_SPLIT_MESSAGE})
+        return payload
 
     def report(self, key: str) -> str | None:
-        """The plain-text report, as ``annoscore evaluate`` prints it."""
+        """The plain-text report, as ``annoscore evaluate`` prints it (and,
+        for CoNLL-U, the annotation progress)."""
         document = self.documents.get(key)
         if document is None:
             return None
-        return handler_for(document).report(document, self.gold_document(document), self.settings)
+        if document.gold_withheld:
+            text = f"Its gold is a declared test split, scored once per system: {TEST_SPLIT_MESSAGE[12:]}.\n"
+        else:
+            text = handler_for(document).report(document, self.gold_document(document), self.settings)
+        if isinstance(document.store, TextStore) and document.binary is None:
+            index = results_of(document).index(document.store)
+            line = progress_text(annotation_progress(index, self.settings.progress_marker))
+            before, signed, signature = text.rpartition("\nSignature:")  # (the signature stays last)
+            text = f"{before}\n{line}\n{signed}{signature}" if signed else f"{text.rstrip()}\n\n{line}\n"
+        return text

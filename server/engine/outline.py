@@ -9,14 +9,19 @@ Fast on a large document because nothing is parsed: what a sentence is and
 whether it is refused come from the analysis the engine keeps on each
 segment (`SentenceInfo`); its text from its ``# text`` comment, found among
 the block's leading comments, or else from the FORMs of its first token
-lines; its lines from counting newlines in the segment's text.  Only a
-segment edited since the last rescore has no analysis: it is analysed here,
-without keeping the result (the next rescore does that).
+lines; its lines from counting newlines in the segment's text.  A
+segment's entries depend only on its text (and the threshold its analysis
+was made with), so they are kept on the segment, with lines relative to
+it: after an edit only the new segments make theirs, and an outline is a
+walk over the segments adding each one's first line.  A segment edited
+since the last rescore, which has no analysis yet, is analysed here
+without keeping the analysis (the next rescore does that).
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass
+from typing import Iterator
 
 from ..textstore import Segment, TextStore
 from .conllu.analysis import SentenceInfo, analyze_segment
@@ -25,33 +30,55 @@ TEXT_SHOWN = 40    # characters of the sentence's text in an entry's detail
 FORMS_READ = 12    # token lines read for a sentence without a # text
 
 
-class OutlineEntry(NamedTuple):
-    name: str
+@dataclass(slots=True, eq=False)
+class OutlineEntry:
+    sent_id: str | None
     detail: str
-    first_line: int
+    first_line: int   # relative to its segment (`segment_outlines`) or absolute (`sentence_outline`)
     first_text: str   # the text of its first line (for the client's columns)
     last_line: int
     last_text: str
     unparsed: bool
     refused: tuple[str, ...]  # the codes the official scorer would refuse it for
+    # What the LSP adapter made of it once (its JSON), kept with it.
+    encoded: object = None
+
+    def name(self, first_line: int) -> str:
+        """Its name, given its first line in the document: the sent_id, or ``line N``."""
+        return self.sent_id or f"line {first_line + 1}"
 
 
-def sentence_outline(engine, key: str) -> list[OutlineEntry] | None:
-    """The sentences of a CoNLL-U document in order, or None for another document."""
+def segment_outlines(engine, key: str) -> Iterator[tuple[int, list[OutlineEntry]]] | None:
+    """Each segment's first line and its entries (lines relative to it), in
+    order; None for a document that is not CoNLL-U."""
     document = engine.documents.get(key)
     if document is None or document.format != "conllu" or not isinstance(document.store, TextStore):
         return None
-    threshold = engine.settings.threshold
-    out: list[OutlineEntry] = []
-    for segment in document.store.segments:
+    return _walk(document.store.segments, engine.settings.threshold)
+
+
+def sentence_outline(engine, key: str) -> list[OutlineEntry] | None:
+    """The sentences of a CoNLL-U document in order, lines absolute; None for another document."""
+    walk = segment_outlines(engine, key)
+    if walk is None:
+        return None
+    return [OutlineEntry(e.sent_id, e.detail, base + e.first_line, e.first_text,
+                         base + e.last_line, e.last_text, e.unparsed, e.refused)
+            for base, entries in walk for e in entries]
+
+
+def _walk(segments: list[Segment], threshold: float) -> Iterator[tuple[int, list[OutlineEntry]]]:
+    for segment in segments:
         if not segment.has_block:
             continue
-        analysis = segment.analysis
-        infos = analysis[1] if analysis is not None and analysis[0] == threshold \
-            else analyze_segment(segment, threshold)[0]
-        for k, info in enumerate(infos):
-            out.append(_entry(segment, info, infos[k + 1] if k + 1 < len(infos) else None))
-    return out
+        kept = segment.outline
+        if kept is None or kept[0] != threshold:
+            analysis = segment.analysis
+            infos = analysis[1] if analysis is not None and analysis[0] == threshold \
+                else analyze_segment(segment, threshold)[0]
+            kept = segment.outline = (threshold, [_entry(segment, info, infos[k + 1] if k + 1 < len(infos) else None)
+                                                  for k, info in enumerate(infos)])
+        yield segment.first_line, kept[1]
 
 
 def _entry(segment: Segment, info: SentenceInfo, following: SentenceInfo | None) -> OutlineEntry:
@@ -71,11 +98,11 @@ def _entry(segment: Segment, info: SentenceInfo, following: SentenceInfo | None)
     first_end = text.find("\n", offset, end)
     first_text = text[offset:end if first_end < 0 else first_end]
     last_start = text.rfind("\n", offset, end) + 1 or offset
-    last_line = info.first_line + text.count("\n", offset, last_start)
+    first = info.line_offset
+    last = first + text.count("\n", offset, last_start)
     refused = tuple(dict.fromkeys(p.code for p in info.problems if p.refuses)) if info.refused else ()
-    name = info.sent_id or f"line {info.first_line + 1}"
-    return OutlineEntry(name, _detail(text, offset, end, info, refused), info.first_line, first_text,
-                        last_line, text[last_start:end], info.unparsed, refused)
+    return OutlineEntry(info.sent_id, _detail(text, offset, end, info, refused), first, first_text,
+                        last, text[last_start:end], info.unparsed, refused)
 
 
 def _detail(text: str, start: int, end: int, info: SentenceInfo, refused: tuple[str, ...]) -> str:

@@ -11,11 +11,16 @@ the answer says when there is no further one (it never wraps around).
 
 A *kind* is one function, registered with `kind`: given a sentence (a
 `SentenceView`) it returns that sentence's places, as problems with lines
-relative to the sentence.  The sentences are walked from the cursor's, in
+relative to the sentence.  A kind that cannot answer for some documents
+(against gold without gold; ``validation`` while the engine does not
+validate) says why with ``unavailable``: the answer is then "none", with
+that reason.  The sentences are walked from the cursor's, in
 the direction asked, through the document's segments; most kinds look at an
 attribute of the info first (``info.low``, ``info.refused``), so a walk
 over 60,000 sentences that finds nothing costs some milliseconds.  To add a
-kind, write its function here (see `KINDS`).
+kind, write its function here (see `KINDS`); the ``validation`` kind is
+such a function, a stub until the engine keeps the UD validator's findings
+per sentence (see `_validation`).
 
 Sentences edited since the last rescore have fresh infos (analysed here,
 not kept) and nothing against gold yet: kinds against gold skip them until
@@ -40,8 +45,17 @@ from .conllu.handler import results_of
 from .conllu.index import SentenceIndex
 from .conllu.messages import gold_diff
 from .conllu.score import IncrementalScore
+from .splits import TEST_SPLIT_MESSAGE
 
 DIRECTIONS = ("next", "previous")
+
+
+def _anything(info: SentenceInfo, segment: Segment) -> bool:
+    return True
+
+
+def _always_available(document) -> str | None:
+    return None
 
 
 @dataclass
@@ -50,20 +64,26 @@ class Kind:
     place: str                 # what one place is, in messages ("low-confidence word")
     description: str           # what a place of this kind is (README, errors)
     places: Callable[["SentenceView"], Iterable[Problem]]
-    needs_gold: bool = False
+    # Why the kind cannot answer for a document (None: it can).
+    unavailable: Callable[[object], str | None] = _always_available
     # How many there are in the document, from its SentenceIndex, and of what.
     count: Callable[[SentenceIndex], int] | None = None
     counted: str = ""
+    # A quick look at a sentence's info (and segment): False when it cannot
+    # have a place, so that a long walk makes no view for it.
+    wanted: Callable[[SentenceInfo, Segment], bool] = _anything
 
 
 KINDS: dict[str, Kind] = {}
 
 
-def kind(name: str, place: str, description: str, needs_gold: bool = False,
-         count: Callable[[SentenceIndex], int] | None = None, counted: str = ""):
+def kind(name: str, place: str, description: str,
+         unavailable: Callable[[object], str | None] = _always_available,
+         count: Callable[[SentenceIndex], int] | None = None, counted: str = "",
+         wanted: Callable[[SentenceInfo, Segment], bool] = _anything):
     """Register a function ``(SentenceView) -> problems (relative lines)`` as a kind."""
     def register(function: Callable[["SentenceView"], Iterable[Problem]]):
-        KINDS[name] = Kind(name, place, description, function, needs_gold, count, counted)
+        KINDS[name] = Kind(name, place, description, function, unavailable, count, counted, wanted)
         return function
     return register
 
@@ -71,6 +91,8 @@ def kind(name: str, place: str, description: str, needs_gold: bool = False,
 class SentenceView:
     """One sentence as the kinds see it: its info, and what the engine has
     for it against gold (only when the pairing was made from this info)."""
+
+    __slots__ = ("engine", "document", "info", "score", "settings", "between", "_sentence")
 
     def __init__(self, engine, document, info: SentenceInfo, score: IncrementalScore | None,
                  between: Sequence[Problem]) -> None:
@@ -99,9 +121,18 @@ class SentenceView:
 # --- the kinds ----------------------------------------------------------------------
 
 
+def _without_gold(document) -> str | None:
+    """(For the kinds against gold.)"""
+    if results_of(document).score is not None:
+        return None
+    if document.gold_withheld:
+        return f"gold is a declared test split ({TEST_SPLIT_MESSAGE})"
+    return "this document has no gold" if document.setup.gold is None else "it is not scored against gold yet"
+
+
 @kind("low-confidence", "low-confidence word", "a word with a cell whose Conf= is below the threshold "
       "(one place per word, or per cell with lowConfidence = cell)",
-      count=lambda index: index.low, counted="low-confidence cells")
+      count=lambda index: index.low, counted="low-confidence cells", wanted=lambda info, _: info.low > 0)
 def _low_confidence(view: SentenceView) -> Iterable[Problem]:
     if not view.info.low:
         return ()
@@ -111,7 +142,8 @@ def _low_confidence(view: SentenceView) -> Iterable[Problem]:
 
 @kind("refused", "refused sentence", "a sentence the official scorer would refuse (a cycle, several roots, "
       "a missing HEAD, a format problem …; not the unparsed ones): its first refusing problem",
-      count=lambda index: index.refused, counted="refused sentences")
+      count=lambda index: index.refused, counted="refused sentences",
+      wanted=lambda info, _: info.refused and not info.unparsed)
 def _refused(view: SentenceView) -> Iterable[Problem]:
     info = view.info
     if not info.refused or info.unparsed:
@@ -120,7 +152,7 @@ def _refused(view: SentenceView) -> Iterable[Problem]:
 
 
 @kind("unparsed", "unparsed sentence", "a sentence not parsed yet (every HEAD is _): its first word",
-      count=lambda index: index.unparsed, counted="unparsed sentences")
+      count=lambda index: index.unparsed, counted="unparsed sentences", wanted=lambda info, _: info.unparsed)
 def _unparsed(view: SentenceView) -> Iterable[Problem]:
     if not view.info.unparsed:
         return ()
@@ -129,7 +161,7 @@ def _unparsed(view: SentenceView) -> Iterable[Problem]:
 
 @kind("segmentation-mismatch", "segmentation mismatch", "a word not aligned with gold's because the "
       "tokenization differs, or a sentence boundary where gold has none (segmentation-mismatch, "
-      "sentence-boundary)", needs_gold=True)
+      "sentence-boundary)", unavailable=_without_gold, wanted=lambda info, _: bool(info.pair_problems))
 def _segmentation(view: SentenceView) -> Iterable[Problem]:
     if not view.info.pair_problems or not view.paired:
         return ()
@@ -137,7 +169,7 @@ def _segmentation(view: SentenceView) -> Iterable[Problem]:
 
 
 @kind("gold-diff", "cell that differs from gold", "a cell (UPOS, XPOS, LEMMA, FEATS, HEAD, DEPREL) that "
-      "differs from gold's, whether or not goldDiff shows them", needs_gold=True)
+      "differs from gold's, whether or not goldDiff shows them", unavailable=_without_gold)
 def _gold_diff(view: SentenceView) -> Iterable[Problem]:
     if not view.paired:
         return ()
@@ -148,7 +180,8 @@ def _gold_diff(view: SentenceView) -> Iterable[Problem]:
 
 
 @kind("error", "error", "any problem of severity error (in the user's severities): refused trees, "
-      "format problems, text that is not gold's …")
+      "format problems, text that is not gold's …",
+      wanted=lambda info, segment: bool(info.problems or info.pair_problems or segment.problems))
 def _errors(view: SentenceView) -> Iterable[Problem]:
     info = view.info
     problems: list[Problem] = list(view.between)
@@ -157,6 +190,32 @@ def _errors(view: SentenceView) -> Iterable[Problem]:
     if view.paired:
         problems += info.pair_problems
     return [p for p in problems if view.shown(p) == Severity.ERROR]
+
+
+VALIDATION_NOT_YET = "the UD validator does not run in the engine yet"
+
+
+def _validation_unavailable(document) -> str | None:
+    """Why the ``validation`` kind cannot answer.  A stub: always, until the
+    engine validates.  Once it does, this says why for one document
+    (validation turned off by its settings) and None otherwise."""
+    return VALIDATION_NOT_YET
+
+
+@kind("validation", "validation problem", "a finding of the UD validator (levels 1-5, as `annoscore check` "
+      "reports it): one place per finding, errors and warnings", unavailable=_validation_unavailable,
+      wanted=lambda info, segment: False)
+def _validation(view: SentenceView) -> Iterable[Problem]:
+    """The UD validator's findings in one sentence, lines relative to it.
+
+    A stub that finds none (and `_validation_unavailable` says why) until
+    the engine keeps the validator's findings: fill it from the sentence's
+    segment (``view.info.segment`` holds one block; its validation is kept
+    on it), document-wide findings included on the line they name; give
+    ``wanted`` a cheap test (has the segment any finding?) so that a walk
+    over a large document does not make a view per sentence; and let
+    `_errors` take the findings of severity error too."""
+    return ()
 
 
 # --- gold differences when the pairing did not make them --------------------------------
@@ -222,12 +281,16 @@ def find(engine, key: str, line: int, column: int, name: str, direction: str = "
     results = results_of(document)
     total = chosen.count(results.sentences) if chosen.count is not None and results.sentences is not None \
         and not document.edits else None
-    if chosen.needs_gold and results.score is None:
-        why = "this document has no gold" if document.setup.gold is None else "it is not scored against gold yet"
-        return Found(name, direction, message=f"no {chosen.place}: {why}")
+    why = chosen.unavailable(document)
+    if why is not None:
+        return Found(name, direction, message=f"no {chosen.place}: {why}", total=total)
     forward = direction == "next"
-    for view in _sentences(engine, document, line, forward):
-        first = view.info.first_line
+    wanted = chosen.wanted
+    for segment, info, between in _sentences(engine, document, line, forward):
+        if not wanted(info, segment):
+            continue
+        view = SentenceView(engine, document, info, results.score, _between(segment, info) if between else ())
+        first = info.first_line
         places = sorted((first + p.line, p.start, p.end, p.message) for p in chosen.places(view))
         if not forward:
             places.reverse()
@@ -240,15 +303,15 @@ def find(engine, key: str, line: int, column: int, name: str, direction: str = "
     return Found(name, direction, message=f"no further {chosen.place} {side} line {line + 1}{found}", total=total)
 
 
-def _sentences(engine, document, line: int, forward: bool) -> Iterator[SentenceView]:
+def _sentences(engine, document, line: int, forward: bool) -> Iterator[tuple[Segment, SentenceInfo, bool]]:
     """The document's sentences from the one at (or nearest to) ``line`` on,
-    forward or backward, as views."""
+    forward or backward: (segment, info, whether the segment's problems
+    between sentences go with it — its first sentence's)."""
     store = document.store
     segments = store.segments
     if not segments:
         return
     threshold = engine.settings.threshold
-    score = results_of(document).score
     k = store.segment_at(line)
     order = range(k, len(segments)) if forward else range(k, -1, -1)
     for s in order:
@@ -256,9 +319,12 @@ def _sentences(engine, document, line: int, forward: bool) -> Iterator[SentenceV
         if not segment.has_block:
             continue
         infos = _infos(segment, threshold)
-        views = [SentenceView(engine, document, info, score, _between(segment, info) if n == 0 else ())
-                 for n, info in enumerate(infos)]
-        yield from views if forward else reversed(views)
+        if forward:
+            for n, info in enumerate(infos):
+                yield segment, info, n == 0 and bool(segment.problems)
+        else:
+            for n in range(len(infos) - 1, -1, -1):
+                yield segment, infos[n], n == 0 and bool(segment.problems)
 
 
 def _infos(segment: Segment, threshold: float) -> list[SentenceInfo]:

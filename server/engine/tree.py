@@ -43,6 +43,7 @@ from ..textstore import TextStore
 from .cells import CountedUnit, counted_unit, sentence_at
 from .conllu.handler import results_of
 from .conllu.messages import GOLD_DIFF_CELLS
+from .splits import TEST_SPLIT_MESSAGE
 
 # The cells a gold word is compared on, by the payload's names.
 DIFF_NAMES = tuple((name.lower(), bit) for name, bit, _ in GOLD_DIFF_CELLS)
@@ -147,6 +148,8 @@ def _problems(engine, document, segment, index: int, sentence: Sentence) -> list
 
 def _why_no_gold(document, segment, index: int) -> str:
     """Why a paired document shows no gold for this sentence."""
+    if document.gold_withheld:
+        return f"gold is a declared test split, not shown while annotating ({TEST_SPLIT_MESSAGE})"
     score = results_of(document).score
     analysis = segment.analysis
     if score is None or analysis is None or index >= len(analysis[1]):

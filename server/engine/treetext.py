@@ -45,6 +45,11 @@ from typing import Any, Sequence
 from scorer.excerpt import printable
 
 WIDTH = 24  # characters of a value shown in a column
+# Past these the arcs are not drawn (the heads are shown as numbers instead):
+# a drawing hundreds of columns wide helps nobody, and placing the arcs of a
+# sentence of thousands of words would take seconds.
+MAX_TRACKS = 48
+MAX_WORDS = 500
 UP, DOWN, LEFT, RIGHT = 1, 2, 4, 8
 GLYPHS = {
     0: " ", UP | DOWN: "│", LEFT | RIGHT: "─", LEFT: "─", RIGHT: "─",
@@ -62,14 +67,19 @@ def render_tree(payload: dict[str, Any]) -> tuple[list[str], list[int | None]]:
     (None for lines that show no line of the document)."""
     rows = _rows(payload)
     arcs = _arcs(payload, rows)
-    tracks = _place(arcs, len(rows))
-    drawing = _draw(arcs, tracks, len(rows))
-    labels = _labels(payload, rows)
+    tracks = _place(arcs, len(rows)) if len(payload["words"]) <= MAX_WORDS else None
+    numbers = tracks is None  # too large to draw: each word says its head
+    drawing = [""] * len(rows) if numbers else _draw(arcs, tracks, len(rows))
+    labels = _labels(payload, rows, numbers)
     lines = [_header(payload)]
     where: list[int | None] = [None]
     for row, (art, label) in enumerate(zip(drawing, labels)):
         lines.append((art + " " + label).rstrip())
         where.append(rows[row][1])
+    if numbers:
+        lines.append(f"(too large to draw: more than {MAX_WORDS} words or {MAX_TRACKS} arcs side by side; "
+                     "each word's HEAD is shown as → N)")
+        where.append(None)
     for note in _notes(payload):
         lines.append(note)
         where.append(None)
@@ -104,9 +114,10 @@ def _arcs(payload: dict[str, Any], rows: list[Row]) -> list[tuple[int, int]]:
     return arcs
 
 
-def _place(arcs: list[tuple[int, int]], n_rows: int) -> list[int]:
+def _place(arcs: list[tuple[int, int]], n_rows: int) -> list[int] | None:
     """The track of each arc: shortest arcs first, each on the lowest track
-    (nearest the words) where no placed arc shares a row with it."""
+    (nearest the words) where no placed arc shares a row with it; None when
+    that takes more than `MAX_TRACKS` tracks."""
     tracks = [0] * len(arcs)
     taken: list[bytearray] = []
     for k in sorted(range(len(arcs)), key=lambda k: (abs(arcs[k][0] - arcs[k][1]), min(arcs[k]))):
@@ -116,6 +127,8 @@ def _place(arcs: list[tuple[int, int]], n_rows: int) -> list[int]:
                 break
         else:
             level = len(taken)
+            if level == MAX_TRACKS:
+                return None
             taken.append(bytearray(n_rows))
         taken[level][top:bottom + 1] = b"\x01" * (bottom - top + 1)
         tracks[k] = level
@@ -184,13 +197,14 @@ def _columns(rows: Sequence[Sequence[str]]) -> list[str]:
                      for k, value in enumerate(row)) for row in rows]
 
 
-def _labels(payload: dict[str, Any], rows: list[Row]) -> list[str]:
+def _labels(payload: dict[str, Any], rows: list[Row], numbers: bool = False) -> list[str]:
     words, gold = payload["words"], payload["gold"]
     table: list[list[str]] = []
     for kind, _, index in rows[1:]:  # (the root's row says only "root")
         if kind == "word":
             word = words[index]
-            table.append([word["id"], _shown(word["form"]), _shown(word["upos"]), _shown(word["deprel"]),
+            head = [f"→ {word['head'] if word['head'] is not None else '_'}"] if numbers else []
+            table.append([word["id"], _shown(word["form"]), _shown(word["upos"]), _shown(word["deprel"]), *head,
                           _word_notes(payload, index, gold)])
         elif kind == "multiword":
             token = payload["multiwords"][index]

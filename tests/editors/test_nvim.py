@@ -30,6 +30,7 @@ from pathlib import Path
 import pytest
 
 from scorer.conllu.evaluate import evaluate_files
+from server.engine.seek import VALIDATION_NOT_YET
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN = ROOT / "editors" / "nvim"
@@ -154,12 +155,22 @@ def spans(diagnostics: list[dict], code: str) -> list[tuple[int, int, int]]:
     return sorted((d["lnum"], d["col"], d["end_col"]) for d in diagnostics if d["code"] == code)
 
 
+def annotated(path: Path) -> tuple[int, int]:
+    """(sentences with a number for HEAD in every word, sentences), read from the file."""
+    blocks = [b for b in path.read_text(encoding="utf-8").split("\n\n") if b.strip()]
+    words = [[line.split("\t") for line in b.split("\n") if line[:1].isdigit()] for b in blocks]
+    done = sum(1 for rows in words if all(r[6].isdigit() for r in rows if r[0].isdigit()))
+    return done, len(blocks)
+
+
 def status_for(pred: Path, gold: Path, unparsed: int, refused: int, low: int) -> str:
     counts = evaluate_files(pred, gold).counts
     figures = " ".join(f"{name} {counts.score(name).f1 * 100:.2f}" for name in ("LAS", "UAS"))
     problems = ", ".join(text for n, text in ((unparsed, f"{unparsed} unparsed"), (refused, f"{refused} refused"),
                                               (low, f"{low} low-conf")) if n)
-    return f"{figures} | {problems}" if problems else figures
+    done, sentences = annotated(pred)
+    progress = f" | {done}/{sentences} annotated" if done < sentences else ""
+    return (f"{figures} | {problems}" if problems else figures) + progress
 
 
 HEAD, UPOS, LEMMA, FORM = 6, 3, 2, 1
@@ -253,7 +264,7 @@ def test_hover_over_a_cell_shows_it_beside_gold(edited):
 def test_status_line_shows_the_score_and_counts(edited):
     opened = edited["results"]["steps"]["opened"]
     expected = status_for(edited["expected_before"], edited["gold"], unparsed=1, refused=1, low=15)
-    assert expected == "LAS 75.32 UAS 75.32 | 1 unparsed, 1 refused, 15 low-conf"
+    assert expected == "LAS 75.32 UAS 75.32 | 1 unparsed, 1 refused, 15 low-conf | 5/6 annotated"
     assert opened["status"] == expected
     # The plain %{v:lua...} statusline renders it after the file name.
     assert opened["statusline"].split() == ["sample.conllu", *expected.split()]
@@ -299,6 +310,10 @@ def test_navigation_asks_the_server_and_never_wraps(edited):
     gold_diff = navigation["GoldDiff"]
     assert tuple(gold_diff["cursor"]) == cell(lines, token_line(lines, "demo-2", 4), LEMMA)[:2]
     assert gold_diff["message"] == "LEMMA: gold has 'broken'"
+    # The validation kind answers none (the engine does not validate yet), saying why; the cursor stays.
+    validation = navigation["Validation"]
+    assert not validation["found"] and tuple(validation["cursor"]) == (0, 0)
+    assert validation["message"] == f"no validation problem: {VALIDATION_NOT_YET}"
 
 
 def test_score_report_opens_with_the_full_table(edited):

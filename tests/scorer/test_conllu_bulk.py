@@ -14,8 +14,10 @@ from conftest import mkpred, shared_path
 from scorer.conllu.bulk import PlainPairs, count_plain_pairs, plain_pair, read_plain, token_text
 from scorer.conllu.checks import tree_problems
 from scorer.conllu.evaluate import ConlluOptions, evaluate_files
-from scorer.conllu.reader import ConlluFileReader, parse_block, parse_blocks
-from scorer.conllu.score import count_identical_many, identity_ready
+from scorer.conllu.parse import parse_block, parse_blocks
+from scorer.conllu.reader import ConlluFileReader
+from scorer.conllu.identical import count_identical_many, identity_ready
+
 
 class Lane:
     """What the bulk lane decides and counts for (system, gold) blocks, both

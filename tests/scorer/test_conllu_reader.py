@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from conftest import conllu, shared_path, write
-from scorer.conllu.reader import ConlluFileReader, parse_block, read_file, read_text
+from conftest import read_file
+from scorer.conllu.parse import parse_block
+from scorer.conllu.reader import ConlluFileReader, read_text
 from scorer.conllu.text import ZS_CHARACTERS
 
 S1 = """# sent_id = s1
@@ -217,7 +219,7 @@ def test_streaming_matches_whole_text(tmp_path):
 def test_block_splitter_in_chunks_matches_whole_text(size):
     """Blocks, problems and the line count do not depend on where the chunks
     end, even inside a run of blank lines or a long block."""
-    from scorer.conllu.reader import BlockSplitter
+    from scorer.conllu.blocks import BlockSplitter
     text = ("\ufeff" + conllu(S1) + "\n\n" + conllu(S2) + "\n\n\n" + conllu(*([S1] * 20)).replace("\n\n", "\n")
             + conllu(S2).rstrip("\n"))
 

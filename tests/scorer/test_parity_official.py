@@ -18,7 +18,7 @@ import pytest
 from conftest import SHARED, mkpred, official_counts, shared_path
 from scorer.conllu.counts import METRICS
 from scorer.conllu.evaluate import ConlluOptions, evaluate_files
-from scorer.conllu.reader import read_file
+from conftest import read_file
 
 
 def our_counts(system: Path, gold: Path, **options) -> dict[str, tuple]:

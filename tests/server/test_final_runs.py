@@ -137,3 +137,66 @@ def test_labels_and_segmentation_test_splits_too(tmp_path, capsys, monkeypatch):
     assert main(["evaluate", "seg.txt", "seg-test.txt", "--final"]) == 0
     assert capsys.readouterr().out.count("final:yes") == 2
     assert [r["format"] for r in _runs(tmp_path)] == ["labels", "space"]
+
+
+@pytest.fixture
+def treebanks(tmp_path, monkeypatch):
+    """Two treebanks, folders of predictions and of gold paired by name,
+    the gold test files declared a test split."""
+    for folder in ("gold", "pred", "seed1", "seed2"):
+        (tmp_path / folder).mkdir()
+    for name in ("en_a-ud", "fr_b-ud"):
+        for split in ("dev", "test"):
+            gold = tmp_path / "gold" / f"{name}-{split}.conllu"
+            # each its own content: a test file's content is its test split under any name
+            gold.write_text(f"# about = {name}-{split}\n" + (DEMO / "sample.gold.conllu").read_text())
+            for folder in ("pred", "seed1", "seed2"):
+                shutil.copy(DEMO / "sample.conllu", tmp_path / folder / f"{name}-{split}.conllu")
+    (tmp_path / "annoscore.toml").write_text('[splits]\ntest = ["gold/*-test.conllu"]\n')
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_many_pairs_on_test_splits_are_refused_without_final(treebanks, capsys):
+    assert main(["evaluate", "pred", "gold"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    (line,) = captured.err.strip().split("\n")
+    assert "gold/en_a-ud-test.conllu is a test split" in line and "(and 1 more of the pairs)" in line
+    assert _runs(treebanks) == []
+    # the dev files are not a test split: scored without --final, and --final is refused for them
+    assert main(["evaluate", "pred", "gold", "--split", "dev", "--jobs", "1"]) == 0
+    assert "en_a-ud" in capsys.readouterr().out
+    assert main(["evaluate", "pred", "gold", "--split", "dev", "--final"]) == 2
+    assert "none of these gold files is one" in capsys.readouterr().err
+
+
+def test_many_pairs_final_run_records_each_pair_once(treebanks, capsys):
+    assert main(["evaluate", "pred", "gold", "--final", "--json", "--jobs", "1"]) == 0
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    signatures = [p["result"]["signature"] for p in report["pairs"]]
+    assert [s["options"]["final"] for s in signatures] == [True, True]
+    runs = _runs(treebanks)
+    assert sorted(r["gold"]["path"] for r in runs) == ["gold/en_a-ud-test.conllu", "gold/fr_b-ud-test.conllu"]
+    assert {r["system"] for r in runs} == {"pred/en_a-ud-test.conllu", "pred/fr_b-ud-test.conllu"}
+    assert sorted(r["signature"] for r in runs) == sorted(s["text"] for s in signatures)
+    assert captured.err.count("recorded in") == 2
+    # a second look is refused whole: nothing scored, nothing recorded
+    assert main(["evaluate", "pred", "gold", "--final"]) == 2
+    assert "was already scored" in capsys.readouterr().err
+    assert len(_runs(treebanks)) == 2
+    assert main(["evaluate", "pred", "gold", "--final", "--overwrite", "--jobs", "1"]) == 0
+    assert [r["overwrite"] for r in _runs(treebanks)] == [False, False, True, True]
+
+
+def test_runs_of_a_system_are_one_look_per_seed(treebanks, capsys):
+    assert main(["evaluate", "--system", "parser=seed*", "gold"]) == 2
+    assert "is a test split" in capsys.readouterr().err
+    assert main(["evaluate", "--system", "parser=seed*", "gold", "--final", "--jobs", "1"]) == 0
+    capsys.readouterr()
+    systems = sorted({r["system"] for r in _runs(treebanks)})
+    assert systems == ["parser:seed1", "parser:seed2"]
+    assert len(_runs(treebanks)) == 4
+    assert main(["evaluate", "--system", "parser=seed1", "gold", "--final"]) == 2
+    assert "already scored for the system 'parser:seed1'" in capsys.readouterr().err

@@ -8,7 +8,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
-from lsp_support import PRED, line_of
+from lsp_support import PRED, line_of, wait_for
 from test_lsp import client, open_sample  # noqa: F401  (the fixture, under every preset)
 
 
@@ -104,3 +104,50 @@ async def test_next_goes_to_each_place_and_says_when_there_is_none(client: Langu
                     "message": f"no further refused sentence above line {s2 + 1} (5 refused sentences in the document)"}
     diff = await next_of("gold-diff", 0)  # goldDiff is off: found from the pairing all the same
     assert diff["found"] and diff["range"]["start"]["line"] == line_of(PRED, "# sent_id = s1") + 2
+    validation = await next_of("validation", 0)
+    assert validation["found"] is False and validation["message"].startswith("no validation problem: ")
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_the_score_says_how_far_the_annotation_has_come(client: LanguageClient):
+    uri = await open_sample(client)
+    await wait_for(lambda: client.scores)  # (the score comes after the diagnostics)
+    notified = plain(client.scores[-1])
+    assert notified["progress"] == {"sentences": 9, "annotated": 7, "marker": "annotated", "marked": 0}
+    answer = plain(await client.protocol.send_request_async("annoscore/score", {"uri": uri}))
+    assert answer["progress"] == notified["progress"]
+    report = plain(await client.protocol.send_request_async("annoscore/report", {"uri": uri}))
+    assert "Annotation progress: 7 of 9 sentences (77.78%) with a HEAD in every word" in report["text"]
+
+
+def test_outline_for_a_client_without_hierarchical_symbols_follows_edits(tmp_path):
+    """Raw messages (no client library): a client that did not say it takes
+    DocumentSymbols gets SymbolInformation; the answer follows an edit; a
+    last line with a character outside the BMP ends where UTF-16 counts."""
+    from lsp_support import RawServer
+    text = "# sent_id = a\n1\tx\tx\tX\t_\t_\t0\troot\t_\t_\n\n# sent_id = b\n1\t𝒳\tx\tX\t_\t_\t0\troot\t_\t_\n\n"
+    path = tmp_path / "raw.conllu"
+    path.write_text(text, encoding="utf-8")
+    server = RawServer(tmp_path)
+    try:
+        server.initialize()
+        uri = path.as_uri()
+        server.send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": uri, "languageId": "conllu", "version": 1, "text": text}}})
+        server.send({"jsonrpc": "2.0", "id": 1, "method": "textDocument/documentSymbol",
+                     "params": {"textDocument": {"uri": uri}}})
+        first = server.answer(1)["result"]
+        assert [s["name"] for s in first] == ["a · x", "b · 𝒳"]
+        last_line = text.split("\n")[4]
+        assert first[1]["location"] == {"uri": uri, "range": {
+            "start": {"line": 3, "character": 0},
+            "end": {"line": 4, "character": len(last_line.encode("utf-16-le")) // 2}}}
+        assert len(last_line.encode("utf-16-le")) // 2 == len(last_line) + 1
+        server.send({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"range": {
+                "start": {"line": 0, "character": 12}, "end": {"line": 0, "character": 13}}, "text": "renamed"}]}})
+        server.send({"jsonrpc": "2.0", "id": 2, "method": "textDocument/documentSymbol",
+                     "params": {"textDocument": {"uri": uri}}})
+        assert [s["name"] for s in server.answer(2)["result"]] == ["renamed · x", "b · 𝒳"]
+    finally:
+        server.stop()

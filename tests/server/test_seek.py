@@ -11,7 +11,7 @@ import pytest
 from lsp_support import GOLD, PRED, line_of
 from server.config import Settings
 from server.engine import Engine
-from server.engine.seek import KINDS, find
+from server.engine.seek import KINDS, VALIDATION_NOT_YET, find
 from test_tree import opened
 from treebank_maker import make_gold, make_prediction
 
@@ -117,10 +117,20 @@ def test_no_further_one_is_said_and_never_wraps(tmp_path):
 
 def test_kinds_against_gold_without_gold(tmp_path):
     engine, path = opened(tmp_path, PRED)
-    for kind in (k for k, v in KINDS.items() if v.needs_gold):
-        found = find(engine, path, 0, 0, kind)
-        assert found.line is None and found.message.endswith(": this document has no gold"), kind
+    against_gold = [k for k in KINDS if find(engine, path, 0, 0, k).message.endswith(": this document has no gold")]
+    assert against_gold == ["segmentation-mismatch", "gold-diff"]
     assert find(engine, "/not/open.conllu", 0, 0, "refused") is None
+
+
+def test_validation_is_a_kind_that_says_why_it_finds_none(tmp_path):
+    """Until the engine validates, ``validation`` answers none, saying why,
+    from anywhere, both ways (and never a place of another kind)."""
+    engine, path = opened(tmp_path, PRED, GOLD)
+    for line in range(0, len(PRED.split("\n")), 7):
+        for direction in ("next", "previous"):
+            found = find(engine, path, line, 0, "validation", direction)
+            assert found.line is None and found.kind == "validation"
+            assert found.message == f"no validation problem: {VALIDATION_NOT_YET}"
 
 
 def test_an_edit_not_rescored_yet_is_seen(tmp_path):

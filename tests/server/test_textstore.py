@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from scorer.conllu.reader import iter_blocks
+from scorer.conllu.blocks import iter_blocks
 from server.demo import __file__ as demo_init
 from server.textstore import TextStore
 from pathlib import Path
@@ -18,7 +18,7 @@ PIECES = ["\n", "\n\n", "x", "\t", "#", " ", "1\tA\ta\tX\t_\t_\t0\troot\t_\t_\n"
 def assert_consistent(store: TextStore, text: str) -> None:
     assert store.text == text
     blocks, problems = iter_blocks(text)
-    assert store.blocks() == blocks
+    assert [(seg.first_line, seg.block) for seg in store.segments if seg.has_block] == blocks
     found = sorted((p.code, p.line) for s in store.segments for p in s.problems)
     assert found == sorted((p.code, p.line) for p in problems)
     lines = text.split("\n")

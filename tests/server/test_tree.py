@@ -210,3 +210,30 @@ def test_a_200_word_sentence(tmp_path):
     assert {i for i, d in enumerate(differs) if "head" in d} == moved
     assert {i for i, d in enumerate(differs) if "deprel" in d} == renamed
     assert tree["gold"]["uas"] == [200 - len(moved), 200]
+
+
+def test_odd_documents_never_fail_the_annotator_s_requests(tmp_path):
+    """The tree (and its drawing), the outline and every kind of next, at
+    every line of broken, empty and binary texts."""
+    from server.engine.outline import sentence_outline
+    from server.engine.seek import DIRECTIONS, KINDS, find
+    from server.engine.treetext import render_tree
+    texts = [PRED, "", "\n\n\n", "# only a comment\n", "1\ta\n2\tb\n", "\x00\x01binary\n\n",
+             PRED.replace("\t", "\t\t", 3), "x" * 5000 + "\n\n", MWT_PRED + "1-2\tab\t_\n\n",
+             "1\ta\ta\tX\t_\t_\t-1\troot\t_\t_\n2\tb\tb\tX\t_\t_\t99999999999999999999\tx\t_\t_\n\n",
+             "1.1\te\te\tX\t_\t_\t_\t_\t0:root\t_\n\n", "# sent_id = \x1b[2J\n1\t\x1b[31m\tx\tX\t_\t_\t0\troot\t_\t_\n\n"]
+    for text in texts:
+        engine, path = opened(tmp_path, text, GOLD)
+        lines = text.split("\n")
+        assert isinstance(sentence_outline(engine, path), list)
+        for line in range(len(lines) + 2):
+            tree = sentence_tree(engine, path, line)
+            if tree is not None:
+                drawn, rows = render_tree(tree)
+                assert len(drawn) == len(rows) and "\x1b" not in "\n".join(drawn)
+            for kind in KINDS:
+                for direction in DIRECTIONS:
+                    found = find(engine, path, line, 0, kind, direction)
+                    assert found is not None and found.message
+                    if found.line is None:
+                        assert found.message.startswith("no "), found.message

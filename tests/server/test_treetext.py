@@ -192,3 +192,21 @@ def test_every_word_with_a_head_has_one_arrow_and_the_arcs_join_the_right_rows(t
         assert art[other][c] in "╭╰├┬┴", (word, art[other])
         head_row = 0 if word["head"] == 0 else row_of_line[payload["words"][word["head"] - 1]["line"]]
         assert other == head_row, word
+
+
+def test_a_tree_too_large_to_draw_shows_its_heads_as_numbers(tmp_path):
+    """A random tree of 200 words needs more tracks than are drawn: the
+    words are listed with their HEADs as numbers, quickly, in a bounded width."""
+    import time
+    from server.engine.treetext import MAX_TRACKS
+    from test_tree import long_pair
+    pred, _, _, _ = long_pair(200, seed=3)
+    engine, path = opened(tmp_path, pred)
+    payload = sentence_tree(engine, path, 1)
+    start = time.perf_counter()
+    lines, rows = render_tree(payload)
+    assert time.perf_counter() - start < 2  # (milliseconds; placing every arc would take far longer)
+    assert f"or {MAX_TRACKS} arcs side by side" in lines[-1] and rows[-1] is None
+    heads = [int(line.split("→ ")[1].split()[0]) for line in lines[2:-1]]
+    assert heads == [w["head"] for w in payload["words"]]
+    assert max(map(len, lines)) < 120

@@ -46,6 +46,7 @@ end
 
 local function load_plugin()
   vim.opt.runtimepath:prepend(spec.plugin)
+  vim.o.columns = 160 -- (the headless default, 80, would cut the status line short)
   vim.o.statusline = "%f %{v:lua.require'annoscore'.status()}"
   vim.o.laststatus = 2
   require("annoscore").setup(spec.options)
@@ -191,7 +192,7 @@ local function edit_scenario()
   vim.api.nvim_win_set_cursor(0, { 1, 0 })
   results.navigation.previous_from_top = navigation_command("AnnoscorePrevLowConfidence")
   walk_low_confidence(results.navigation)
-  for _, name in ipairs({ "Refused", "Unparsed", "GoldDiff" }) do
+  for _, name in ipairs({ "Refused", "Unparsed", "GoldDiff", "Validation" }) do
     vim.api.nvim_win_set_cursor(0, { 1, 0 })
     results.navigation[name] = navigation_command("AnnoscoreNext" .. name)
   end

@@ -21,7 +21,8 @@ from typing import Iterator, Sequence
 from scorer.conllu.bulk import PlainSentence, read_plain
 from scorer.conllu.checks import tree_problems
 from scorer.conllu.confidence import count_low, count_low_many, low_cells
-from scorer.conllu.reader import holds_one_sentence, lone_cr_problems, parse_blocks
+from scorer.conllu.blocks import lone_cr_problems
+from scorer.conllu.parse import holds_one_sentence, parse_blocks
 from scorer.conllu.sentence import Sentence
 from scorer.problems import Problem
 

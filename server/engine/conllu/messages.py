@@ -9,7 +9,7 @@ each a `Problem` on the exact cell, with lines relative to its sentence.
 from __future__ import annotations
 
 from scorer.conllu.pairing import Mismatch
-from scorer.conllu.reader import cell_span
+from scorer.conllu.columns import cell_span
 from scorer.conllu.score import (
     DEPREL_FULL_OK, FEATS_ALL_OK, HEAD_OK, LEMMA_OK, UPOS_OK, XPOS_OK, ChunkScore,
 )

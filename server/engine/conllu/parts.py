@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from scorer.conllu.counts import Counts
-from scorer.conllu.reader import block_sent_id
+from scorer.conllu.parse import block_sent_id
 
 from ...parallel import default_jobs
 from ...textstore import Segment, segments_of

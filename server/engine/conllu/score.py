@@ -33,7 +33,8 @@ from scorer.conllu.bulk import PlainSentence, count_plain_pairs, read_plain
 from scorer.conllu.chunks import ChunkCounter, IdenticalBatch
 from scorer.conllu.counts import Counts
 from scorer.conllu.pairing import MISSING, PAIRED, UNMATCHED, Chunk, SentencePairer
-from scorer.conllu.score import ChunkScore, identity_ready, one_side_counts, score_chunk
+from scorer.conllu.identical import identity_ready
+from scorer.conllu.score import ChunkScore, one_side_counts, score_chunk
 from scorer.conllu.sentence import Sentence
 from scorer.problems import Problem
 

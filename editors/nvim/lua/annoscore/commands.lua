@@ -82,6 +82,7 @@ M.navigation_commands = {
   Unparsed = "unparsed",
   GoldDiff = "gold-diff",
   SegmentationMismatch = "segmentation-mismatch",
+  Validation = "validation",
   Error = "error",
 }
 

@@ -1,5 +1,5 @@
 -- Next/previous place of a kind (low-confidence, refused, unparsed,
--- gold-diff, segmentation-mismatch, error): asked of the server with the
+-- gold-diff, segmentation-mismatch, validation, error): asked of the server with the
 -- `annoscore/next` request, which answers from the engine's own results, so
 -- every place is reachable however many diagnostics are published (they stop
 -- at maxDiagnostics per code). It never wraps around: past the last one it
@@ -9,7 +9,7 @@ local compat = require("annoscore.compat")
 
 local M = {}
 
-M.kinds = { "low-confidence", "refused", "unparsed", "gold-diff", "segmentation-mismatch", "error" }
+M.kinds = { "low-confidence", "refused", "unparsed", "gold-diff", "segmentation-mismatch", "validation", "error" }
 
 --- The last answer (a table: found, message, line, col), for tests and statuslines.
 M.last = nil

@@ -26,8 +26,8 @@ function M.percent(proportion)
 end
 
 --- The status text for a payload:
---- "LAS 82.51 UAS 85.01 | 1 unparsed, 2 refused, 15 low-conf".
---- Zero counts are left out so a clean file has a short status.
+--- "LAS 82.51 UAS 85.01 | 1 unparsed, 2 refused, 15 low-conf | 39/40 annotated".
+--- Zero counts are left out, and progress once complete, so a clean file has a short status.
 function M.text(payload)
   local parts = {}
   if payload.gold == nil or payload.gold == vim.NIL then
@@ -54,6 +54,21 @@ function M.text(payload)
   end
   if #problems > 0 then
     text = text .. " | " .. table.concat(problems, ", ")
+  end
+  -- Annotation progress, while it is not complete: sentences with a HEAD in
+  -- every word, and those marked done (the progressMarker comment) if any are.
+  local progress = payload.progress
+  if type(progress) == "table" and type(progress.sentences) == "number" and progress.sentences > 0 then
+    local shown = {}
+    if type(progress.annotated) == "number" and progress.annotated < progress.sentences then
+      table.insert(shown, string.format("%d/%d annotated", progress.annotated, progress.sentences))
+    end
+    if type(progress.marked) == "number" and progress.marked > 0 then
+      table.insert(shown, string.format("%d/%d marked", progress.marked, progress.sentences))
+    end
+    if #shown > 0 then
+      text = text .. " | " .. table.concat(shown, ", ")
+    end
   end
   return text
 end

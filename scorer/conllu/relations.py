@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Callable, TypeVar
 
-from .reader import parse_deps
+from .columns import parse_deps
 
 # Relations whose dependents are "content words" (CLAS, MLAS, BLEX count
 # only these) and relations of "functional children" (MLAS compares them).
