@@ -254,7 +254,8 @@ class Session {
     connection.listen();
   }
 
-  static async start(): Promise<Session> {
+  /** `projectFiles`: more files of the workspace (annoscore.toml ...), written before the server starts. */
+  static async start(projectFiles: Record<string, string> = {}): Promise<Session> {
     const command = serverCommand();
     const [executable, ...args] = command.command as [string, ...string[]];
     const workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'annoscore-wire-')));
@@ -262,6 +263,7 @@ class Session {
     // watcher as changes and cause a rescore at a moment no test can predict.
     fs.writeFileSync(path.join(workspace, GOLD_NAME), GOLD, 'utf8');
     fs.writeFileSync(path.join(workspace, PRED_NAME), PRED, 'utf8');
+    for (const [name, text] of Object.entries(projectFiles)) fs.writeFileSync(path.join(workspace, name), text, 'utf8');
     const child = spawn(executable, args, { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: process.env });
     const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const session = new Session(workspace, command, child, connection);
@@ -484,14 +486,15 @@ interface OpenedPrediction {
  * Runs `body` against a fresh server. When no server can be started the test
  * fails with how to get one, or is skipped with ANNOSCORE_SKIP_WIRE=1.
  */
-async function withServer(t: TestContext, body: (session: Session) => Promise<void>): Promise<void> {
+async function withServer(t: TestContext, body: (session: Session) => Promise<void>,
+  projectFiles: Record<string, string> = {}): Promise<void> {
   if (startFailure === undefined) {
     let session: Session;
     try {
-      session = await Session.start();
+      session = await Session.start(projectFiles);
     } catch (error) {
       startFailure = error instanceof Error ? error : new Error(String(error));
-      return withServer(t, body);
+      return withServer(t, body, projectFiles);
     }
     try {
       await body(session);
@@ -584,9 +587,33 @@ describe('the annoscore language server over stdio (wire contract)', { timeout: 
       assert.ok(score.metrics.LAS!.f1 < 1 && score.metrics.LAS!.f1 > 0);
       assert.ok(score.metrics.UAS!.f1 >= score.metrics.LAS!.f1);
       // What the status bar item reads for it.
-      assert.match(scoredStatusText(score), /^\$\(graph\) LAS \d+\.\d\d UAS \d+\.\d\d \| 1 unparsed, 1 refused, \d+ low-conf$/);
+      // s3 has no HEADs: 2 of the 3 sentences are annotated.
+      assert.deepEqual(score.progress && { sentences: score.progress.sentences, annotated: score.progress.annotated },
+        { sentences: 3, annotated: 2 });
+      assert.match(scoredStatusText(score), /^\$\(graph\) LAS \d+\.\d\d UAS \d+\.\d\d \| 1 unparsed, 1 refused, \d+ low-conf \| 2\/3 annotated$/);
       assert.deepEqual(session.warningsShown(), [], 'the settings the extension sends are all accepted');
     });
+  });
+
+  it('against a gold declared a test split ([splits] in annoscore.toml): no figures, the message the status bar shows instead', async (t) => {
+    await withServer(t, async (session) => {
+      const { uri, diagnostics, score } = await session.openPrediction();
+      assert.deepEqual(scorePayloadProblems(score), [], 'the payload passes the extension\'s own check');
+      assert.equal(score.uri, uri);
+      assert.equal(score.testSplit, true);
+      assert.equal(score.gold, null);
+      assert.deepEqual(score.metrics, {});
+      assert.equal(typeof score.message, 'string');
+      assert.match(score.message!, /annoscore evaluate --final/);
+      // The gold-free problems stay: the cycle is refused, s3 unparsed.
+      assert.deepEqual({ unparsed: score.counts.unparsed, refused: score.counts.refused }, { unparsed: 1, refused: 1 });
+      assert.ok(codesOf(diagnostics).has('cycle'));
+      assert.equal(scoredStatusText(score), `$(graph) ${score.message} | 1 unparsed, 1 refused, 6 low-conf | 2/3 annotated`);
+      const report = await session.request<unknown>(REPORT_REQUEST, { uri });
+      assert.ok(isReportResult(report));
+      assert.match(report.text, /--final/);
+      assert.doesNotMatch(report.text, /LAS/);
+    }, { 'annoscore.toml': `[splits]\ntest = ["${GOLD_NAME}"]\n` });
   });
 
   it('the annoscore/score and annoscore/report requests answer for the open document', async (t) => {
