@@ -133,7 +133,7 @@ def vsix(tmp_path_factory, tools) -> Path:
     if shutil.which("npm") is None:
         pytest.fail("npm is needed to build the extension")
     if not (EXTENSION / "node_modules" / ".package-lock.json").exists():
-        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=EXTENSION, check=True,
+        subprocess.run(["npm", "ci", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], cwd=EXTENSION, check=True,
                        timeout=900, stdin=subprocess.DEVNULL)
     out = tmp_path_factory.mktemp("vsix") / "annoscore.vsix"
     subprocess.run([str(EXTENSION / "node_modules" / ".bin" / "vsce"), "package", "--no-dependencies", "-o", str(out)],
