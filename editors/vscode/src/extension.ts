@@ -70,6 +70,13 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('annoscore.previousGoldDifference', () => goTo(next, 'gold-diff', 'previous')),
     vscode.commands.registerCommand('annoscore.nextUnparsed', () => goTo(next, 'unparsed', 'next')),
     vscode.commands.registerCommand('annoscore.previousUnparsed', () => goTo(next, 'unparsed', 'previous')),
+    vscode.commands.registerCommand('annoscore.nextSegmentationMismatch', () => goTo(next, 'segmentation-mismatch', 'next')),
+    vscode.commands.registerCommand('annoscore.previousSegmentationMismatch',
+      () => goTo(next, 'segmentation-mismatch', 'previous')),
+    vscode.commands.registerCommand('annoscore.nextValidationProblem', () => goTo(next, 'validation', 'next')),
+    vscode.commands.registerCommand('annoscore.previousValidationProblem', () => goTo(next, 'validation', 'previous')),
+    vscode.commands.registerCommand('annoscore.nextError', () => goTo(next, 'error', 'next')),
+    vscode.commands.registerCommand('annoscore.previousError', () => goTo(next, 'error', 'previous')),
     vscode.commands.registerCommand('annoscore.restartServer', () => server.restart()),
     vscode.commands.registerCommand('annoscore.showTree', () => tree.show()),
     // annoscore.rescore is registered by the language client from the server's

@@ -26,6 +26,12 @@ export const NAVIGATION_COMMANDS: ReadonlyArray<readonly [string, NextKind, Dire
   ['annoscore.previousGoldDifference', 'gold-diff', 'previous'],
   ['annoscore.nextUnparsed', 'unparsed', 'next'],
   ['annoscore.previousUnparsed', 'unparsed', 'previous'],
+  ['annoscore.nextSegmentationMismatch', 'segmentation-mismatch', 'next'],
+  ['annoscore.previousSegmentationMismatch', 'segmentation-mismatch', 'previous'],
+  ['annoscore.nextValidationProblem', 'validation', 'next'],
+  ['annoscore.previousValidationProblem', 'validation', 'previous'],
+  ['annoscore.nextError', 'error', 'next'],
+  ['annoscore.previousError', 'error', 'previous'],
 ];
 
 

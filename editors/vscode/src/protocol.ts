@@ -196,7 +196,8 @@ export function isReportResult(value: unknown): value is ReportResult {
 export const NEXT_REQUEST = 'annoscore/next';
 
 /** The kinds the editor's navigation commands ask for (the server knows a few more). */
-export type NextKind = 'low-confidence' | 'refused' | 'unparsed' | 'gold-diff';
+export type NextKind =
+  'low-confidence' | 'refused' | 'unparsed' | 'gold-diff' | 'segmentation-mismatch' | 'validation' | 'error';
 
 export interface NextParams {
   uri: string;

@@ -39,6 +39,7 @@ import {
   ScorePayload,
   scorePayloadProblems,
 } from '../../src/protocol';
+import { NAVIGATION_COMMANDS } from '../../src/navigation';
 import { AnnoscoreSettings, isDiagnosticCode, normalizeSettings } from '../../src/settings';
 import { scoredStatusText } from '../../src/statusView';
 import { layoutTree } from '../../src/treeLayout';
@@ -686,6 +687,13 @@ describe('the annoscore language server over stdio (wire contract)', { timeout: 
       const diff = await next('gold-diff', 0);
       assert.ok(diff.found && diff.range.start.line === CYCLE_HEAD.line, JSON.stringify(diff));
       assert.deepEqual([diff.range.start.character, diff.range.end.character], [CYCLE_HEAD.start, CYCLE_HEAD.end], 'the HEAD cell, in UTF-16');
+      // Every kind a command sends is one the server knows: a place, or a message saying why none.
+      for (const [command, kind, direction] of NAVIGATION_COMMANDS) {
+        const answer = await next(kind, direction === 'next' ? 0 : PRED.split('\n').length - 1, direction);
+        assert.ok(answer.found || (answer.message ?? '').length > 0, `${command}: ${JSON.stringify(answer)}`);
+      }
+      const error = await next('error', 0);
+      assert.ok(error.found && error.range.start.line > S2, `the first error is in s2 (the cycle): ${JSON.stringify(error)}`);
     });
   });
 
