@@ -3,12 +3,14 @@
 // (statusView, settings, serverCommand, navigation, documentSelector).
 
 import * as vscode from 'vscode';
-import { goToLowConfidence } from './navigationCommands';
+import { goTo } from './navigationCommands';
+import { NextParams } from './protocol';
 import { onDidChangeInterpreter } from './pythonEnvironment';
 import { REPORT_SCHEME, ReportDocuments } from './reportView';
 import { ServerController } from './serverController';
 import { RESTART_SETTINGS } from './settings';
 import { ScoreStatusBar, SHOW_REPORT_COMMAND, uriKey } from './statusBar';
+import { TreeView } from './treeView';
 
 let controller: ServerController | undefined;
 
@@ -27,9 +29,16 @@ export function activate(context: vscode.ExtensionContext): void {
   const server: ServerController = new ServerController(log, statusBar, (payload) => {
     statusBar.setPayload(payload);
     void reports.refreshIfOpen(payload.uri);
+    tree.refresh(payload.uri);
   });
   controller = server;
-  context.subscriptions.push(statusBar, reports, server);
+  const tree = new TreeView(
+    context.extensionUri,
+    (uri, position) => server.requestTree(uri, position),
+    (document) => document.languageId === 'conllu' && server.isAnnoscoreDocument(document),
+  );
+  context.subscriptions.push(statusBar, reports, server, tree);
+  const next = (params: NextParams) => server.requestNext(params);
   context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, reports));
 
   const followActiveEditor = async (editor: vscode.TextEditor | undefined): Promise<void> => {
@@ -52,9 +61,24 @@ export function activate(context: vscode.ExtensionContext): void {
       }
       await reports.show(target);
     }),
-    vscode.commands.registerCommand('annoscore.nextLowConfidence', () => goToLowConfidence('next')),
-    vscode.commands.registerCommand('annoscore.previousLowConfidence', () => goToLowConfidence('previous')),
+    // The navigation commands (navigationCommands.ts NAVIGATION_COMMANDS; named here for package.json's test).
+    vscode.commands.registerCommand('annoscore.nextLowConfidence', () => goTo(next, 'low-confidence', 'next')),
+    vscode.commands.registerCommand('annoscore.previousLowConfidence', () => goTo(next, 'low-confidence', 'previous')),
+    vscode.commands.registerCommand('annoscore.nextRefused', () => goTo(next, 'refused', 'next')),
+    vscode.commands.registerCommand('annoscore.previousRefused', () => goTo(next, 'refused', 'previous')),
+    vscode.commands.registerCommand('annoscore.nextGoldDifference', () => goTo(next, 'gold-diff', 'next')),
+    vscode.commands.registerCommand('annoscore.previousGoldDifference', () => goTo(next, 'gold-diff', 'previous')),
+    vscode.commands.registerCommand('annoscore.nextUnparsed', () => goTo(next, 'unparsed', 'next')),
+    vscode.commands.registerCommand('annoscore.previousUnparsed', () => goTo(next, 'unparsed', 'previous')),
+    vscode.commands.registerCommand('annoscore.nextSegmentationMismatch', () => goTo(next, 'segmentation-mismatch', 'next')),
+    vscode.commands.registerCommand('annoscore.previousSegmentationMismatch',
+      () => goTo(next, 'segmentation-mismatch', 'previous')),
+    vscode.commands.registerCommand('annoscore.nextValidationProblem', () => goTo(next, 'validation', 'next')),
+    vscode.commands.registerCommand('annoscore.previousValidationProblem', () => goTo(next, 'validation', 'previous')),
+    vscode.commands.registerCommand('annoscore.nextError', () => goTo(next, 'error', 'next')),
+    vscode.commands.registerCommand('annoscore.previousError', () => goTo(next, 'error', 'previous')),
     vscode.commands.registerCommand('annoscore.restartServer', () => server.restart()),
+    vscode.commands.registerCommand('annoscore.showTree', () => tree.show()),
     // annoscore.rescore is registered by the language client from the server's
     // executeCommandProvider (a second registration here would make the client fail).
   );

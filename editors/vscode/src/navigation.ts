@@ -2,7 +2,7 @@
 // of the active editor's diagnostics, unit-tested without VS Code. The
 // extension passes vscode Ranges, which have this shape.
 
-import { DIAGNOSTIC_SOURCE, LOW_CONFIDENCE_CODE } from './protocol';
+import { DIAGNOSTIC_SOURCE, LOW_CONFIDENCE_CODE, NextKind } from './protocol';
 
 export interface Position {
   readonly line: number;
@@ -15,6 +15,25 @@ export interface Range {
 }
 
 export type Direction = 'next' | 'previous';
+
+/** The commands: [name, kind, direction]. package.json contributes the same names. */
+export const NAVIGATION_COMMANDS: ReadonlyArray<readonly [string, NextKind, Direction]> = [
+  ['annoscore.nextLowConfidence', 'low-confidence', 'next'],
+  ['annoscore.previousLowConfidence', 'low-confidence', 'previous'],
+  ['annoscore.nextRefused', 'refused', 'next'],
+  ['annoscore.previousRefused', 'refused', 'previous'],
+  ['annoscore.nextGoldDifference', 'gold-diff', 'next'],
+  ['annoscore.previousGoldDifference', 'gold-diff', 'previous'],
+  ['annoscore.nextUnparsed', 'unparsed', 'next'],
+  ['annoscore.previousUnparsed', 'unparsed', 'previous'],
+  ['annoscore.nextSegmentationMismatch', 'segmentation-mismatch', 'next'],
+  ['annoscore.previousSegmentationMismatch', 'segmentation-mismatch', 'previous'],
+  ['annoscore.nextValidationProblem', 'validation', 'next'],
+  ['annoscore.previousValidationProblem', 'validation', 'previous'],
+  ['annoscore.nextError', 'error', 'next'],
+  ['annoscore.previousError', 'error', 'previous'],
+];
+
 
 export function comparePositions(a: Position, b: Position): number {
   return a.line !== b.line ? a.line - b.line : a.character - b.character;

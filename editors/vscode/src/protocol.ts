@@ -25,6 +25,18 @@ export interface ScoreCounts {
   lowConfidence: number;
 }
 
+/**
+ * Annotation progress (CoNLL-U): sentences with a HEAD in every word
+ * (`annotated`) of all (`sentences`), and those carrying the marker comment
+ * (`marked`; null when the workspace sets no `progressMarker`).
+ */
+export interface AnnotationProgress {
+  sentences: number;
+  annotated: number;
+  marker: string | null;
+  marked: number | null;
+}
+
 export interface ScorePayload {
   uri: string;
   format: ScoreFormat;
@@ -39,6 +51,16 @@ export interface ScorePayload {
    * tests use it to tell a rescored payload from an older one.
    */
   version?: number | null;
+  /**
+   * True when the gold is a declared test split (`[splits]` in the project
+   * file): the server sends no figures then, and `message` says how the test
+   * split is scored instead (issue 16).
+   */
+  testSplit?: boolean;
+  /** One line the status bar shows instead of figures (with `testSplit`). */
+  message?: string;
+  /** CoNLL-U only; absent from servers older than issue 17. */
+  progress?: AnnotationProgress;
 }
 
 export interface ScoreParams {
@@ -120,6 +142,44 @@ export function scorePayloadProblems(value: unknown): string[] {
       }
     }
   }
+  if (value.testSplit !== undefined && typeof value.testSplit !== 'boolean') {
+    problems.push('testSplit is not a boolean');
+  }
+  if (value.message !== undefined && value.message !== null && typeof value.message !== 'string') {
+    problems.push('message is not a string');
+  }
+  if (value.testSplit === true && (typeof value.message !== 'string' || value.message.trim() === '')) {
+    problems.push('testSplit without a message to show');
+  }
+  if (value.progress !== undefined && value.progress !== null) {
+    problems.push(...progressProblems(value.progress));
+  }
+  return problems;
+}
+
+function progressProblems(progress: unknown): string[] {
+  if (!isRecord(progress)) {
+    return ['progress is not an object'];
+  }
+  const problems: string[] = [];
+  for (const field of ['sentences', 'annotated'] as const) {
+    if (!isCount(progress[field])) {
+      problems.push(`progress.${field} is not a non-negative integer`);
+    }
+  }
+  if (progress.marked !== null && !isCount(progress.marked)) {
+    problems.push('progress.marked is neither a non-negative integer nor null');
+  }
+  if (progress.marker !== null && progress.marker !== undefined && typeof progress.marker !== 'string') {
+    problems.push('progress.marker is neither a string nor null');
+  }
+  const sentences = progress.sentences as number;
+  if (isCount(progress.annotated) && isCount(sentences) && progress.annotated > sentences) {
+    problems.push('progress.annotated is more than progress.sentences');
+  }
+  if (isCount(progress.marked) && isCount(sentences) && progress.marked > sentences) {
+    problems.push('progress.marked is more than progress.sentences');
+  }
   return problems;
 }
 
@@ -129,4 +189,49 @@ export function isScorePayload(value: unknown): value is ScorePayload {
 
 export function isReportResult(value: unknown): value is ReportResult {
   return isRecord(value) && typeof value.uri === 'string' && typeof value.text === 'string';
+}
+
+// --- annoscore/next: the next place of a kind, from the engine's own results ---
+
+export const NEXT_REQUEST = 'annoscore/next';
+
+/** The kinds the editor's navigation commands ask for (the server knows a few more). */
+export type NextKind =
+  'low-confidence' | 'refused' | 'unparsed' | 'gold-diff' | 'segmentation-mismatch' | 'validation' | 'error';
+
+export interface NextParams {
+  uri: string;
+  position: { line: number; character: number };
+  kind: NextKind;
+  direction: 'next' | 'previous';
+}
+
+export interface PlainRange {
+  start: { line: number; character: number };
+  end: { line: number; character: number };
+}
+
+/** Found: where to go. Not found: the server's sentence saying there is none further (it never wraps). */
+export type NextResult =
+  | { found: true; range: PlainRange; message: string | null }
+  | { found: false; message: string };
+
+function isPosition(value: unknown): value is { line: number; character: number } {
+  return isRecord(value) && isCount(value.line) && isCount(value.character);
+}
+
+/** The answer as the commands use it, or undefined when it breaks the contract. */
+export function parseNextResult(value: unknown): NextResult | undefined {
+  if (!isRecord(value) || typeof value.found !== 'boolean') {
+    return undefined;
+  }
+  const message = typeof value.message === 'string' ? value.message : null;
+  if (!value.found) {
+    return { found: false, message: message ?? 'no further one' };
+  }
+  const range = value.range;
+  if (!isRecord(range) || !isPosition(range.start) || !isPosition(range.end)) {
+    return undefined;
+  }
+  return { found: true, range: { start: range.start, end: range.end }, message };
 }

@@ -14,6 +14,10 @@ import { buildDocumentSelector, DocumentFilter } from './documentSelector';
 import {
   isReportResult,
   isScorePayload,
+  NEXT_REQUEST,
+  NextParams,
+  NextResult,
+  parseNextResult,
   REPORT_REQUEST,
   RESCORE_COMMAND,
   SCORE_NOTIFICATION,
@@ -22,6 +26,7 @@ import {
   scorePayloadProblems,
 } from './protocol';
 import { selectedInterpreter } from './pythonEnvironment';
+import { checkTreePayload, TREE_REQUEST, TreeCheck } from './treePayload';
 import {
   currentOs,
   describeTried,
@@ -295,6 +300,51 @@ export class ServerController implements vscode.Disposable {
     } catch (error) {
       this.log.error(`${REPORT_REQUEST} request failed: ${String(error)}`);
       return undefined;
+    }
+  }
+
+  /**
+   * The sentence at a position (`annoscore/tree`), checked; undefined when
+   * the server cannot answer (not running, or an error, logged once per kind).
+   */
+  async requestTree(uri: string, position: { line: number; character: number }): Promise<TreeCheck | undefined> {
+    if (this.client === undefined || !this.isRunning()) {
+      return undefined;
+    }
+    try {
+      const check = checkTreePayload(await this.client.sendRequest(TREE_REQUEST, { uri, position }));
+      if (check.problems.length > 0) {
+        this.logOnce(`${TREE_REQUEST} answered something that breaks the contract: ${check.problems.slice(0, 5).join('; ')}`);
+      }
+      return check;
+    } catch (error) {
+      this.logOnce(`${TREE_REQUEST} request failed: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
+  }
+
+  /** The next place of a kind (`annoscore/next`); undefined when the server cannot answer. */
+  async requestNext(params: NextParams): Promise<NextResult | undefined> {
+    if (this.client === undefined || !this.isRunning()) {
+      return undefined;
+    }
+    try {
+      const answer: unknown = await this.client.sendRequest(NEXT_REQUEST, params);
+      const result = parseNextResult(answer);
+      if (result === undefined) {
+        this.logOnce(`${NEXT_REQUEST} answered something that breaks the contract: ${JSON.stringify(answer).slice(0, 200)}`);
+      }
+      return result;
+    } catch (error) {
+      this.logOnce(`${NEXT_REQUEST} request failed: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
+  }
+
+  private logOnce(problem: string): void {
+    if (!this.loggedPayloadProblems.has(problem)) {
+      this.loggedPayloadProblems.add(problem);
+      this.log.error(problem);
     }
   }
 

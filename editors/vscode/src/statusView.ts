@@ -57,20 +57,33 @@ export function statusView(state: StatusState): StatusView {
 }
 
 /**
- * "$(graph) LAS 87.35 UAS 90.12 | 1 unparsed, 5 low-conf". Counts of zero are
- * left out so that a clean file has a short item; the tooltip has them all.
+ * "$(graph) LAS 87.35 UAS 90.12 | 1 unparsed, 5 low-conf | 39/40 annotated".
+ * Counts of zero are left out, and the annotation progress once complete, so
+ * that a clean file has a short item; the tooltip has them all. Against a
+ * declared test split the server sends no figures but a message, shown in
+ * their place ("test split: run annoscore evaluate --final").
  */
 export function scoredStatusText(payload: ScorePayload): string {
   const figures = mainFigures(payload);
-  const scorePart = payload.gold === null
-    ? 'no gold'
-    : figures.length > 0
-      ? figures.map(formatFigure).join(' ')
-      : 'no score';
-  const countParts = problemCountParts(payload);
-  return countParts.length === 0
-    ? `${ICON} ${scorePart}`
-    : `${ICON} ${scorePart} | ${countParts.join(', ')}`;
+  const scorePart = payload.testSplit === true && payload.message !== undefined
+    ? payload.message
+    : payload.gold === null
+      ? 'no gold'
+      : figures.length > 0
+        ? figures.map(formatFigure).join(' ')
+        : 'no score';
+  const groups = [problemCountParts(payload), progressParts(payload)].filter((parts) => parts.length > 0);
+  return [`${ICON} ${scorePart}`, ...groups.map((parts) => parts.join(', '))].join(' | ');
+}
+
+/** "39/40 annotated" while some sentence lacks a HEAD; "12/40 marked" once some carry the marker comment. */
+function progressParts(payload: ScorePayload): string[] {
+  const progress = payload.progress;
+  if (progress === undefined || progress === null || progress.sentences === 0) return [];
+  const parts: string[] = [];
+  if (progress.annotated < progress.sentences) parts.push(`${progress.annotated}/${progress.sentences} annotated`);
+  if (progress.marked !== null && progress.marked > 0) parts.push(`${progress.marked}/${progress.sentences} marked`);
+  return parts;
 }
 
 function formatFigure(figure: Figure): string {
@@ -90,7 +103,11 @@ function problemCountParts(payload: ScorePayload): string[] {
 export function scoreTooltip(payload: ScorePayload): string {
   const name = escapeMarkdown(uriBaseName(payload.uri));
   const lines: string[] = [];
-  if (payload.gold === null) {
+  if (payload.testSplit === true) {
+    lines.push(`**annoscore** · ${name} · its gold is a declared test split`, '');
+    lines.push('No live score against a test split, nor diagnostics against its gold (the gold-free ones stay): ' +
+      `\`${(payload.message ?? '').replace(/`/g, '')}\``, '');
+  } else if (payload.gold === null) {
     lines.push(`**annoscore** · ${name} · no gold`, '');
     lines.push(noGoldHint(payload.uri), '');
   } else {
@@ -102,9 +119,22 @@ export function scoreTooltip(payload: ScorePayload): string {
     `Sentences: ${sentences} · unparsed: ${unparsed} · ` +
     `refused by the official scorer: ${refused} · low confidence: ${lowConfidence}`,
     '',
+    ...progressLines(payload),
     'Click for the full report.',
   );
   return lines.join('\n');
+}
+
+function progressLines(payload: ScorePayload): string[] {
+  const progress = payload.progress;
+  if (progress === undefined || progress === null) return [];
+  const share = (k: number) => progress.sentences > 0 ? ` (${formatPercent(k / progress.sentences)}%)` : '';
+  const lines = [`Annotation progress: ${progress.annotated} of ${progress.sentences} sentences${share(progress.annotated)} ` +
+    'with a HEAD in every word'];
+  if (progress.marker !== null && progress.marked !== null) {
+    lines[0] += ` · ${progress.marked}${share(progress.marked)} marked \`# ${progress.marker.replace(/`/g, '')}\``;
+  }
+  return [...lines, ''];
 }
 
 function metricTable(payload: ScorePayload): string[] {

@@ -28,6 +28,9 @@ import type { Diagnostic, InitializeResult, PublishDiagnosticsParams, TextDocume
 import {
   DIAGNOSTIC_SOURCE,
   isReportResult,
+  NEXT_REQUEST,
+  NextParams,
+  parseNextResult,
   LOW_CONFIDENCE_CODE,
   REPORT_REQUEST,
   RESCORE_COMMAND,
@@ -36,8 +39,11 @@ import {
   ScorePayload,
   scorePayloadProblems,
 } from '../../src/protocol';
+import { NAVIGATION_COMMANDS } from '../../src/navigation';
 import { AnnoscoreSettings, isDiagnosticCode, normalizeSettings } from '../../src/settings';
 import { scoredStatusText } from '../../src/statusView';
+import { layoutTree } from '../../src/treeLayout';
+import { checkTreePayload, SentenceTree, TREE_REQUEST } from '../../src/treePayload';
 import { PACKAGE_ROOT } from '../support/paths';
 
 const REPO_ROOT = path.resolve(PACKAGE_ROOT, '..', '..');
@@ -249,7 +255,8 @@ class Session {
     connection.listen();
   }
 
-  static async start(): Promise<Session> {
+  /** `projectFiles`: more files of the workspace (annoscore.toml ...), written before the server starts. */
+  static async start(projectFiles: Record<string, string> = {}): Promise<Session> {
     const command = serverCommand();
     const [executable, ...args] = command.command as [string, ...string[]];
     const workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'annoscore-wire-')));
@@ -257,6 +264,7 @@ class Session {
     // watcher as changes and cause a rescore at a moment no test can predict.
     fs.writeFileSync(path.join(workspace, GOLD_NAME), GOLD, 'utf8');
     fs.writeFileSync(path.join(workspace, PRED_NAME), PRED, 'utf8');
+    for (const [name, text] of Object.entries(projectFiles)) fs.writeFileSync(path.join(workspace, name), text, 'utf8');
     const child = spawn(executable, args, { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: process.env });
     const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const session = new Session(workspace, command, child, connection);
@@ -479,14 +487,15 @@ interface OpenedPrediction {
  * Runs `body` against a fresh server. When no server can be started the test
  * fails with how to get one, or is skipped with ANNOSCORE_SKIP_WIRE=1.
  */
-async function withServer(t: TestContext, body: (session: Session) => Promise<void>): Promise<void> {
+async function withServer(t: TestContext, body: (session: Session) => Promise<void>,
+  projectFiles: Record<string, string> = {}): Promise<void> {
   if (startFailure === undefined) {
     let session: Session;
     try {
-      session = await Session.start();
+      session = await Session.start(projectFiles);
     } catch (error) {
       startFailure = error instanceof Error ? error : new Error(String(error));
-      return withServer(t, body);
+      return withServer(t, body, projectFiles);
     }
     try {
       await body(session);
@@ -579,9 +588,33 @@ describe('the annoscore language server over stdio (wire contract)', { timeout: 
       assert.ok(score.metrics.LAS!.f1 < 1 && score.metrics.LAS!.f1 > 0);
       assert.ok(score.metrics.UAS!.f1 >= score.metrics.LAS!.f1);
       // What the status bar item reads for it.
-      assert.match(scoredStatusText(score), /^\$\(graph\) LAS \d+\.\d\d UAS \d+\.\d\d \| 1 unparsed, 1 refused, \d+ low-conf$/);
+      // s3 has no HEADs: 2 of the 3 sentences are annotated.
+      assert.deepEqual(score.progress && { sentences: score.progress.sentences, annotated: score.progress.annotated },
+        { sentences: 3, annotated: 2 });
+      assert.match(scoredStatusText(score), /^\$\(graph\) LAS \d+\.\d\d UAS \d+\.\d\d \| 1 unparsed, 1 refused, \d+ low-conf \| 2\/3 annotated$/);
       assert.deepEqual(session.warningsShown(), [], 'the settings the extension sends are all accepted');
     });
+  });
+
+  it('against a gold declared a test split ([splits] in annoscore.toml): no figures, the message the status bar shows instead', async (t) => {
+    await withServer(t, async (session) => {
+      const { uri, diagnostics, score } = await session.openPrediction();
+      assert.deepEqual(scorePayloadProblems(score), [], 'the payload passes the extension\'s own check');
+      assert.equal(score.uri, uri);
+      assert.equal(score.testSplit, true);
+      assert.equal(score.gold, null);
+      assert.deepEqual(score.metrics, {});
+      assert.equal(typeof score.message, 'string');
+      assert.match(score.message!, /annoscore evaluate --final/);
+      // The gold-free problems stay: the cycle is refused, s3 unparsed.
+      assert.deepEqual({ unparsed: score.counts.unparsed, refused: score.counts.refused }, { unparsed: 1, refused: 1 });
+      assert.ok(codesOf(diagnostics).has('cycle'));
+      assert.equal(scoredStatusText(score), `$(graph) ${score.message} | 1 unparsed, 1 refused, 6 low-conf | 2/3 annotated`);
+      const report = await session.request<unknown>(REPORT_REQUEST, { uri });
+      assert.ok(isReportResult(report));
+      assert.match(report.text, /--final/);
+      assert.doesNotMatch(report.text, /LAS/);
+    }, { 'annoscore.toml': `[splits]\ntest = ["${GOLD_NAME}"]\n` });
   });
 
   it('the annoscore/score and annoscore/report requests answer for the open document', async (t) => {
@@ -596,6 +629,71 @@ describe('the annoscore language server over stdio (wire contract)', { timeout: 
       assert.equal(report.uri, uri);
       assert.ok(report.text.trim().length > 0, 'a non-empty report');
       assert.match(report.text, /LAS/);
+    });
+  });
+
+  it('annoscore/tree answers what the tree view draws: words on their lines, gold aligned with its differences, problems', async (t) => {
+    await withServer(t, async (session) => {
+      const { uri } = await session.openPrediction();
+      const treeAt = async (line: number, character = 0): Promise<SentenceTree | null> => {
+        const check = checkTreePayload(await session.request<unknown>(TREE_REQUEST, { uri, position: { line, character } }));
+        assert.deepEqual(check.problems, [], `the answer at line ${line} follows the contract`);
+        return check.tree;
+      };
+      // s2, asked from a token line: words 2 and 3 head each other, gold has 2 on 1.
+      const s2 = (await treeAt(S2 + 2, 5))!;
+      assert.equal(s2.sentId, 's2');
+      assert.deepEqual([s2.line, s2.endLine], [S2, S2 + 3]);
+      assert.deepEqual(s2.words.map((w) => [w.form, w.head, w.line]), [['Look', 0, S2 + 1], ['😀😀', 3, S2 + 2], ['now', 2, S2 + 3]]);
+      assert.deepEqual(s2.refused, ['cycle']);
+      assert.ok(s2.words[1]!.problems.includes('cycle') && s2.words[2]!.problems.includes('cycle'));
+      assert.deepEqual(s2.gold!.map((g) => g?.head), [0, 1, 2], 'gold heads in the prediction\'s numbering');
+      const layout = layoutTree(s2);
+      assert.equal(layout.arcs.length, 3, 'one arc per word');
+      assert.deepEqual(layout.words.map((w) => w.difference), [null, 'head', null]);
+      assert.deepEqual(layout.goldArcs.map((a) => [a.dependent, a.head]), [[1, 0]]);
+      // s1 from its comment line: as gold, with its low-confidence word marked.
+      const s1 = (await treeAt(lineOf(PRED, '# sent_id = s1')))!;
+      assert.equal(s1.sentId, 's1');
+      assert.ok(s1.words[1]!.problems.includes(LOW_CONFIDENCE_CODE));
+      assert.ok(layoutTree(s1).words.every((w) => w.difference === null && !w.unaligned));
+      // s3 is not parsed: no arcs; a blank line has no sentence.
+      const s3 = (await treeAt(lineOf(PRED, '# sent_id = s3') + 1))!;
+      assert.equal(s3.unparsed, true);
+      assert.equal(layoutTree(s3).arcs.length, 0);
+      assert.equal(await treeAt(S2 - 1), null);
+    });
+  });
+
+  it('annoscore/next answers what the navigation commands select, and says when there is no further one', async (t) => {
+    await withServer(t, async (session) => {
+      const { uri } = await session.openPrediction();
+      const next = async (kind: NextParams['kind'], line: number, direction: NextParams['direction'] = 'next', character = 0) => {
+        const answer = await session.request<unknown>(NEXT_REQUEST, { uri, position: { line, character }, kind, direction });
+        const result = parseNextResult(answer);
+        assert.ok(result !== undefined, `the answer follows the contract: ${JSON.stringify(answer)}`);
+        return result;
+      };
+      const refused = await next('refused', 0);
+      assert.ok(refused.found && refused.range.start.line > S2 && refused.range.start.line <= S2 + 3, JSON.stringify(refused));
+      // Asked again from the place found (as the command does, from the selection's start): none further.
+      const none = refused.found ? await next('refused', refused.range.start.line, 'next', refused.range.start.character) : refused;
+      assert.equal(none.found, false, 'no wrapping to the top');
+      assert.match(none.message!, /no further/);
+      const unparsed = await next('unparsed', 0);
+      assert.ok(unparsed.found && unparsed.range.start.line === lineOf(PRED, '# sent_id = s3') + 1, JSON.stringify(unparsed));
+      const back = await next('low-confidence', PRED.split('\n').length - 1, 'previous');
+      assert.ok(back.found && back.range.start.line === lineOf(PRED, '# sent_id = s1') + 2, JSON.stringify(back));
+      const diff = await next('gold-diff', 0);
+      assert.ok(diff.found && diff.range.start.line === CYCLE_HEAD.line, JSON.stringify(diff));
+      assert.deepEqual([diff.range.start.character, diff.range.end.character], [CYCLE_HEAD.start, CYCLE_HEAD.end], 'the HEAD cell, in UTF-16');
+      // Every kind a command sends is one the server knows: a place, or a message saying why none.
+      for (const [command, kind, direction] of NAVIGATION_COMMANDS) {
+        const answer = await next(kind, direction === 'next' ? 0 : PRED.split('\n').length - 1, direction);
+        assert.ok(answer.found || (answer.message ?? '').length > 0, `${command}: ${JSON.stringify(answer)}`);
+      }
+      const error = await next('error', 0);
+      assert.ok(error.found && error.range.start.line > S2, `the first error is in s2 (the cycle): ${JSON.stringify(error)}`);
     });
   });
 

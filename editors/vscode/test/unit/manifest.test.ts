@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { DEFAULT_SETTINGS, DIAGNOSTIC_CODES, RESTART_SETTINGS, RUN_MODES, SENTENCE_MODES, SEVERITIES } from '../../src/settings';
 import { RESCORE_COMMAND } from '../../src/protocol';
+import { NAVIGATION_COMMANDS } from '../../src/navigation';
 import { PACKAGE_ROOT } from '../support/paths';
 
 interface SettingSchema {
@@ -123,8 +124,10 @@ describe('package.json contributions', () => {
       .map((m) => m[1] ?? 'annoscore.showReport');
     const contributed: string[] = manifest.contributes.commands.map((c: { command: string }) => c.command);
     assert.deepEqual(contributed.sort(), [...registered, RESCORE_COMMAND].sort());
-    assert.ok(contributed.includes('annoscore.nextLowConfidence'));
-    assert.ok(contributed.includes('annoscore.previousLowConfidence'));
+    for (const [name] of NAVIGATION_COMMANDS) {
+      assert.ok(contributed.includes(name), name);
+    }
+    assert.ok(contributed.includes('annoscore.showTree'));
   });
 
   it('keeps the server command out of untrusted workspaces', () => {

@@ -40,6 +40,45 @@ describe('status bar text', () => {
     assert.doesNotMatch(text, /\d+\.\d\d/);
   });
 
+  it('shows the server\'s message instead of figures against a declared test split, keeping the gold-free counts', () => {
+    const payload = fullPayload('conllu', {
+      gold: null, metrics: {}, testSplit: true, message: 'test split: run annoscore evaluate --final',
+      counts: { sentences: 6, unparsed: 0, refused: 2, lowConfidence: 4 },
+    });
+    const text = scoredStatusText(payload);
+    assert.equal(text, '$(graph) test split: run annoscore evaluate --final | 2 refused, 4 low-conf');
+    assert.doesNotMatch(text, /no gold|LAS|\d+\.\d\d/);
+    // Even if figures came with it, none is shown.
+    const withFigures = { ...fullPayload('conllu'), testSplit: true, message: 'test split: run annoscore evaluate --final' };
+    assert.equal(scoredStatusText(withFigures), '$(graph) test split: run annoscore evaluate --final');
+    const tooltip = scoreTooltip(payload);
+    assert.match(tooltip, /declared test split/);
+    assert.match(tooltip, /annoscore evaluate --final/);
+    assert.doesNotMatch(tooltip, /\| Metric/);
+    assert.doesNotMatch(tooltip, /No gold file is paired/);
+  });
+
+  it('adds the annotation progress while some sentence lacks a HEAD, and the marked ones once there are any', () => {
+    const base = fullPayload('conllu', {
+      metrics: { LAS: metric(0.8, 0.8, 0.8), UAS: metric(0.9, 0.9, 0.9) },
+      counts: { sentences: 40, unparsed: 1, refused: 0, lowConfidence: 0 },
+    });
+    const progress = { sentences: 40, annotated: 39, marker: 'annotated', marked: 0 };
+    assert.equal(scoredStatusText({ ...base, progress }), '$(graph) LAS 80.00 UAS 90.00 | 1 unparsed | 39/40 annotated');
+    assert.equal(scoredStatusText({ ...base, progress: { ...progress, marked: 12 } }),
+      '$(graph) LAS 80.00 UAS 90.00 | 1 unparsed | 39/40 annotated, 12/40 marked');
+    const clean = { ...base, counts: { ...NO_PROBLEMS, sentences: 40 } };
+    assert.equal(scoredStatusText({ ...clean, progress: { ...progress, annotated: 40 } }), '$(graph) LAS 80.00 UAS 90.00',
+      'complete: nothing added');
+    assert.equal(scoredStatusText({ ...clean, progress: { ...progress, annotated: 40, marked: 40, marker: null } }),
+      '$(graph) LAS 80.00 UAS 90.00 | 40/40 marked');
+    assert.equal(scoredStatusText({ ...clean, progress: { sentences: 0, annotated: 0, marker: null, marked: null } }),
+      '$(graph) LAS 80.00 UAS 90.00');
+    const tooltip = scoreTooltip({ ...base, progress: { ...progress, marked: 10 } });
+    assert.match(tooltip, /Annotation progress: 39 of 40 sentences \(97\.50%\) with a HEAD in every word · 10 \(25\.00%\) marked `# annotated`/);
+    assert.doesNotMatch(scoreTooltip(base), /Annotation progress/);
+  });
+
   it('says "no score" rather than inventing figures when gold exists but the main metrics are absent', () => {
     const payload = fullPayload('conllu', { metrics: { Tokens: metric(1, 1, 1) } });
     assert.equal(scoredStatusText(payload), '$(graph) no score');
