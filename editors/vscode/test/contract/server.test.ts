@@ -692,8 +692,16 @@ describe('the annoscore language server over stdio (wire contract)', { timeout: 
         const answer = await next(kind, direction === 'next' ? 0 : PRED.split('\n').length - 1, direction);
         assert.ok(answer.found || (answer.message ?? '').length > 0, `${command}: ${JSON.stringify(answer)}`);
       }
+      // The first error is the UD validator's: s1 has no # text (reported on its first word line),
+      // which is also the first validation problem; after it, one in s2 (no # text either, the cycle).
       const error = await next('error', 0);
-      assert.ok(error.found && error.range.start.line > S2, `the first error is in s2 (the cycle): ${JSON.stringify(error)}`);
+      assert.ok(error.found && error.range.start.line === lineOf(PRED, '# sent_id = s1') + 1 &&
+        /# text/.test(error.message ?? ''), `the first error is s1's missing text: ${JSON.stringify(error)}`);
+      const validation = await next('validation', 0);
+      assert.ok(validation.found, JSON.stringify(validation));
+      assert.deepEqual(validation.range, error.range);
+      const inS2 = await next('error', S2);
+      assert.ok(inS2.found && inS2.range.start.line > S2 && inS2.range.start.line <= S2 + 3, JSON.stringify(inS2));
     });
   });
 
