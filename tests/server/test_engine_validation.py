@@ -109,6 +109,29 @@ def test_an_edit_validates_only_the_segments_it_touched(tmp_path, monkeypatch):
     assert len(calls) == 1
 
 
+def test_the_document_wide_pass_runs_again_only_when_a_blocks_facts_change(tmp_path, monkeypatch):
+    """A one-cell edit that leaves every block's document facts (sent_ids,
+    newdoc/newpar, features, enhanced graphs, lines) as they were keeps the
+    last pass's findings; one that changes them (a sent_id) runs it again."""
+    text = "".join(S1.replace("base-1", f"s{k}") for k in range(40)) + S1.replace("base-1", "s0")
+    engine, path = opened(tmp_path, text)
+    passes = []
+    original = validation.validate_document
+    monkeypatch.setattr(validation, "validate_document", lambda *a, **k: passes.append(1) or original(*a, **k))
+    assert sum(p.code == "non-unique-sent-id" for p in engine.diagnostics(path)) == 1
+    sleeps = line_of(text, "3\tsleeps")
+    start, end = cell(text, sleeps, 3)
+    engine.change(path, 2, [((sleeps, start), (sleeps, end), "NOUN")])  # UPOS: no document fact
+    engine.rescore(path)
+    assert passes == []
+    assert sum(p.code == "non-unique-sent-id" for p in engine.diagnostics(path)) == 1
+    last = max(k for k, line in enumerate(text.split("\n")) if line == "# sent_id = s0")
+    engine.change(path, 3, [((last, 12), (last, 14), "s99")])  # a fact: the duplicate goes
+    engine.rescore(path)
+    assert passes == [1]
+    assert not any(p.code == "non-unique-sent-id" for p in engine.diagnostics(path))
+
+
 def test_a_problem_both_find_is_shown_once_with_both_codes(tmp_path):
     # A cycle: annoscore marks each HEAD of it, the validator says non-tree once.
     cyclic = S1.replace("VerbForm=Fin\t0\troot", "VerbForm=Fin\t2\troot")  # 2 -> 3 -> 2

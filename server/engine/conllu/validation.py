@@ -91,6 +91,7 @@ class DocumentValidation:
     pending_segments: list[tuple[Segment, bool]] = field(default_factory=list)
 
     auto: bool = False   # the level was not set (5 if it can run, else 3)
+    last_pass: "DocumentPass | None" = None  # the last document-wide pass (see `_document_problems`)
 
     @property
     def notes(self) -> tuple[str, ...]:
@@ -247,15 +248,34 @@ def end(document: Any, state: DocumentValidation | None, wait: bool = True,
         for k, s in enumerate(segments):
             if not _current(s, prepared, joins and k < 2):
                 _validate_here(s, prepared, joins and k < 2)
-    state.problems = _document_problems(document.store, prepared)
+    state.problems = _document_problems(document.store, prepared, state)
 
 
-def _document_problems(store: TextStore, prepared: Prepared) -> list[Problem]:
+def _document_problems(store: TextStore, prepared: Prepared, state: DocumentValidation) -> list[Problem]:
     """The document-wide checks, over every block's facts (`begin` and
-    `end` validated every segment)."""
+    `end` validated every segment).  Their incidents are those of the last
+    pass when no block's facts changed (see `_unchanged`): a one-cell edit
+    re-validates its block, and the pass over every block is skipped."""
+    segments = store.segments
+    if not segments or (len(segments) == 1 and not segments[0].text):
+        line_count = 0
+    else:
+        line_count = segments[-1].first_line + segments[-1].n_lines
+    layout = (line_count, store.has_cr, [s.first_line for s in segments])
+    validations = [s.validation for s in segments]
+    last = state.last_pass
+    if last is not None and _unchanged(last, segments, validations, layout):
+        incidents = last.incidents
+    else:
+        incidents = validate_document(*_document_facts(segments, line_count, store.has_cr), prepared)
+    state.last_pass = DocumentPass(list(segments), validations, layout, incidents)
+    return [problem_of(i, store.line(i.line)) for i in incidents]
+
+
+def _document_facts(segments: list[Segment], line_count: int,
+                    has_cr: bool) -> tuple[list[tuple[int, BlockValidation]], FileFacts]:
     entries: list[tuple[int, BlockValidation]] = []
     spans: list[tuple[int, int, int]] = []
-    segments = store.segments
     for segment in segments:
         v: SegmentValidation = segment.validation  # type: ignore[assignment]
         result = v.result
@@ -268,12 +288,48 @@ def _document_problems(store: TextStore, prepared: Prepared) -> list[Problem]:
         entries.append((first, result))
         # (first line, lines of the block, blank lines after it)
         spans.append((first, result.n_lines, segment.n_lines + v.joined - result.n_lines if ends_line else 0))
-    if not segments or (len(segments) == 1 and not segments[0].text):
-        line_count = 0
-    else:
-        line_count = segments[-1].first_line + segments[-1].n_lines
-    facts = FileFacts(line_count, store.has_cr, blank_sentence_lines(spans))
-    return [problem_of(i, store.line(i.line)) for i in validate_document(entries, facts, prepared)]
+    return entries, FileFacts(line_count, has_cr, blank_sentence_lines(spans))
+
+
+@dataclass(frozen=True, eq=False)
+class DocumentPass:
+    """What the last document-wide pass looked at, and what it found."""
+
+    segments: list[Segment]
+    validations: list[Any]
+    layout: tuple[int, bool, list[int]]  # line count, CR line ends, each segment's first line
+    incidents: list[Incident]
+
+
+# The facts of a block that the document-wide checks read: all but its own incidents.
+_DOCUMENT_FACTS = tuple(name for name in BlockValidation.__slots__ if name != "incidents")
+_CHANGED_BLOCKS_COMPARED = 16  # more changed blocks than this: the pass runs again
+
+
+def _unchanged(last: DocumentPass, segments: list[Segment], validations: list[Any],
+               layout: tuple[int, bool, list[int]]) -> bool:
+    """Whether the document-wide checks would read the same facts as in
+    ``last``: the same lines, and every block that was validated again
+    (a new validation object) has the same facts and the same line end."""
+    if layout != last.layout or len(validations) != len(last.validations):
+        return False
+    if validations == last.validations:  # (identity: nothing validated again)
+        return True
+    changed = [k for k, (old, new) in enumerate(zip(last.validations, validations)) if old is not new]
+    if len(changed) > _CHANGED_BLOCKS_COMPARED:
+        return False
+    for k in changed:
+        old, new = last.validations[k], validations[k]
+        if old.joined != new.joined or old.prepared is not new.prepared:
+            return False
+        if last.segments[k].text.endswith("\n") != segments[k].text.endswith("\n"):
+            return False
+        if (old.result is None) != (new.result is None):
+            return False
+        if old.result is not None and any(getattr(old.result, name) != getattr(new.result, name)
+                                          for name in _DOCUMENT_FACTS):
+            return False
+    return True
 
 
 # --- what is shown ------------------------------------------------------------------
