@@ -350,9 +350,12 @@ class Watch:
 
     def __init__(self, folder, *argv):
         import queue
+        import signal
         import threading
+        # Ctrl-C as in a terminal (a suite run in the background inherits SIGINT ignored).
         self.process = subprocess.Popen(COMMAND + ["watch", *argv], cwd=folder, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, text=True)
+                                        stderr=subprocess.PIPE, text=True,
+                                        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         self.lines: queue.Queue = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
         self.stderr = ""

@@ -106,8 +106,11 @@ def _event_for(process, path, timeout=30):
 def watching(folder):
     """``annoscore watch FOLDER --json`` running; stopped with Ctrl-C after,
     which must end it cleanly."""
+    # Ctrl-C as in a terminal: a suite run in the background of a script
+    # inherits SIGINT ignored, and Python keeps it so in the child.
     process = subprocess.Popen(COMMAND + ["watch", str(folder), "--json"], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, cwd=folder)
+                               stderr=subprocess.PIPE, text=True, cwd=folder,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         yield process
     finally:
