@@ -59,13 +59,14 @@ from scorer.problems import Severity
 from scorer.validation.incident import CLASSES as VALIDATION_CLASSES
 from scorer.validation.incident import TESTS as VALIDATION_TESTS
 
+from .project import CONFIG_FILES, project_root, project_source
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 # The project files, in the order they are looked for at the workspace root.
-CONFIG_FILES = ("annoscore.toml", "pyproject.toml")
 EXTENSION_FORMATS = {".conllu": "conllu", ".conll": "conllu", ".txt": "space", ".tsv": "tsv"}
 RUN_MODES = ("onSave", "onType")
 LOW_CONFIDENCE_MODES = ("word", "cell")  # one low-confidence diagnostic per word, or per cell
@@ -465,29 +466,6 @@ class _Reader:
 # --------------------------------------------------------------------------
 
 
-def _project_source(root: str | os.PathLike[str] | None) -> tuple[Path, str | ValueError | OSError] | None:
-    """The project file at the root — annoscore.toml, or a pyproject.toml
-    with [tool.annoscore] — and its text (or why it cannot be read), read once."""
-    if root is None:
-        return None
-    own = Path(root) / CONFIG_FILES[0]
-    for path in (own, Path(root) / CONFIG_FILES[1]):
-        if not path.is_file():
-            continue
-        try:
-            data = path.read_bytes()
-        except OSError as error:
-            if path is own:
-                return path, error
-            continue
-        if path is own or b"[tool.annoscore" in data:
-            try:
-                return path, data.decode("utf-8")
-            except UnicodeDecodeError as error:
-                return path, error
-    return None
-
-
 # The validation settings: field -> key, in annoscore.toml's [validation] and in the editor's section.
 PROJECT_VALIDATION_KEYS = {"level": "level", "data_dir": "data_dir", "exclude": "exclude",
                            "include_only": "include_only"}
@@ -498,7 +476,7 @@ def load_project(root: str | os.PathLike[str] | None,
                  base: Settings | None = None) -> tuple[Settings, list[ConfigProblem]]:
     """Settings from the project file over ``base`` (defaults)."""
     settings = base or Settings()
-    source = _project_source(root)
+    source = project_source(root)
     if source is None:
         return settings, []
     path, text = source
@@ -650,19 +628,6 @@ def setup_for(path: str, settings: Settings, root: str | None) -> DocumentSetup 
 # --------------------------------------------------------------------------
 # Which split a file is ([splits])
 # --------------------------------------------------------------------------
-
-
-def project_root(start: str | os.PathLike[str]) -> str | None:
-    """The nearest folder from ``start`` (a folder or a file) upwards that
-    holds a project file (annoscore.toml, or pyproject.toml with
-    [tool.annoscore]); None when there is none."""
-    folder = Path(os.path.abspath(start))
-    if not folder.is_dir():
-        folder = folder.parent
-    for candidate in (folder, *folder.parents):
-        if _project_source(candidate) is not None:
-            return str(candidate)
-    return None
 
 
 def declared_split(path: str, settings: Settings, root: str | None) -> str | None:

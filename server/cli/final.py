@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from scorer.report import Signature, file_sha256
 
-from ..config import declared_files, declared_split, load_project, project_root
+from ..project import project_root
 from ..ledger import FOLDER, NAME, LedgerError, Run, earlier_run, read_runs, record, refusal
 from .errors import InputError, UsageError
 from .inputs import InputFile
@@ -71,6 +71,7 @@ def _project_file(root: str) -> str:
 def _declared_test(gold: InputFile, root: str) -> str | None:
     """The gold's path relative to ``root`` when the project there declares
     it a test split, by path or by content; None otherwise."""
+    from ..config import declared_files, declared_split, load_project  # (only inside a project)
     settings, problems = load_project(root)
     for problem in problems:
         print(f"annoscore evaluate: {problem.text()}", file=sys.stderr)

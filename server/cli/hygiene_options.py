@@ -14,14 +14,16 @@ import sys
 from typing import TYPE_CHECKING
 
 from scorer.formats import FORMATS
-from scorer.hygiene.near import NearRules, parse_near
-from scorer.hygiene.normalize import Normalization, parse_normalization
 from scorer.problems import Severity
 
-if TYPE_CHECKING:  # the readers are imported when a command reads (the CLI starts faster)
+if TYPE_CHECKING:  # the readers and settings are imported when a command runs (the CLI starts faster)
     from scorer.hygiene.items import ItemFile, ReadOptions
+    from scorer.hygiene.near import NearRules
+    from scorer.hygiene.normalize import Normalization
 
-from ..config import Settings, load_project, project_root
+    from ..config import Settings
+
+from ..project import project_root
 from .errors import UsageError
 
 SHOWN_PROBLEMS = 10  # per file, on stderr
@@ -53,6 +55,7 @@ def add_rule_arguments(parser: argparse.ArgumentParser) -> None:
 
 def project(command: str) -> tuple[str | None, Settings]:
     """The project root and its settings; problems in the project file on stderr."""
+    from ..config import Settings, load_project
     root = project_root(os.getcwd())
     if root is None:
         return None, Settings()
@@ -63,6 +66,8 @@ def project(command: str) -> tuple[str | None, Settings]:
 
 
 def rules(args: argparse.Namespace, settings: Settings) -> tuple[Normalization, NearRules, int]:
+    from scorer.hygiene.near import parse_near
+    from scorer.hygiene.normalize import parse_normalization
     normalize = args.normalize if args.normalize is not None else settings.splits.normalize
     near = args.near if args.near is not None else settings.splits.near
     try:

@@ -18,7 +18,6 @@ import sys
 
 from scorer.hygiene.splits import SPLITS, split_from_name
 
-from ..config import declared_files, declared_split
 from . import hygiene_options as common
 from .errors import UsageError
 
@@ -46,6 +45,8 @@ def add_parser(subparsers) -> None:
 
 def _splits_of(args: argparse.Namespace, root: str | None, settings) -> list[tuple[str, str]]:
     """(path, split) of every file to check, in the order given."""
+    from ..config import declared_files, declared_split
+
     named: list[tuple[str, str]] = []
     for path in args.files:
         split = declared_split(path, settings, root) or split_from_name(path)

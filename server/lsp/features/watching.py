@@ -22,7 +22,7 @@ from watchfiles import DefaultFilter, awatch
 from .base import LanguageFeature
 from .configuration import Configuration
 from .scoring import Scoring
-from ...config import CONFIG_FILES
+from ...project import CONFIG_FILES
 
 logger = logging.getLogger("annoscore")
 
