@@ -168,12 +168,14 @@ class TestResult:
         return self.p_value < alpha
 
 
-def _observed(treebanks: Sequence[PairedUnits], columns: tuple[int, int, int]) -> list[tuple[str, float, float]]:
-    out = []
-    for tb in treebanks:
-        out.append((tb.name, float(_metric_f1(tb.a.sum(axis=0), columns)),
-                    float(_metric_f1(tb.b.sum(axis=0), columns))))
-    return out
+def _observed_means(treebanks: Sequence[PairedUnits],
+                    metric: str) -> tuple[list[tuple[str, float, float]], float, float]:
+    """Each treebank's (name, F1 of A, F1 of B) for ``metric``, and A's and
+    B's macro-averages over the treebanks."""
+    columns = metric_columns(metric)
+    per_tb = [(tb.name, float(_metric_f1(tb.a.sum(axis=0), columns)), float(_metric_f1(tb.b.sum(axis=0), columns)))
+              for tb in treebanks]
+    return per_tb, sum(x for _, x, _ in per_tb) / len(per_tb), sum(y for _, _, y in per_tb) / len(per_tb)
 
 
 def _blocks(samples: int, n: int):
@@ -231,9 +233,7 @@ def paired_bootstrap(treebanks: Sequence[PairedUnits], metrics: Sequence[str],
                 differences[metric][start:start + rows] += d / len(treebanks)
     out = {}
     for metric in metrics:
-        per_tb = _observed(treebanks, metric_columns(metric))
-        a = sum(x for _, x, _ in per_tb) / len(per_tb)
-        b = sum(y for _, _, y in per_tb) / len(per_tb)
+        per_tb, a, b = _observed_means(treebanks, metric)
         d = differences[metric]
         centred = np.abs(d - d.mean())
         p = (1 + int((centred >= abs(a - b) - TIE).sum())) / (1 + samples)
@@ -265,9 +265,7 @@ def approximate_randomization(treebanks: Sequence[PairedUnits], metrics: Sequenc
                 differences[metric][start:start + rows] += d / len(treebanks)
     out = {}
     for metric in metrics:
-        per_tb = _observed(treebanks, metric_columns(metric))
-        a = sum(x for _, x, _ in per_tb) / len(per_tb)
-        b = sum(y for _, _, y in per_tb) / len(per_tb)
+        per_tb, a, b = _observed_means(treebanks, metric)
         extreme = int((np.abs(differences[metric]) >= abs(a - b) - TIE).sum())
         out[metric] = TestResult("permutation", metric, a, b, samples, seed, (1 + extreme) / (1 + samples),
                                  None, per_tb)

@@ -37,8 +37,9 @@ compares it (``# text``, else the FORMs rebuilt).
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Sequence
+
+from ..lazy import lazy_exports
 
 if TYPE_CHECKING:
     from .near import NearRules
@@ -55,9 +56,7 @@ def rules_from(normalize: str | Sequence[str], near: str | Sequence[str]) -> tup
     return normalization, parse_near(near, normalization)
 
 
-# Each name is imported from its module when first asked for (PEP 562), so
-# that reading one constant of a module here (as server.config does) does
-# not load the whole package: `annoscore evaluate` needs none of it.
+# Imported when first used (scorer.lazy): importing one module of the package loads no other.
 _WHERE = {
     'LeakIndex': 'scorer.hygiene.index',
     'Occurrence': 'scorer.hygiene.index',
@@ -79,13 +78,7 @@ _WHERE = {
 }
 
 
-def __getattr__(name: str):
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _WHERE, globals())
 
 
 __all__ = ["Finding", "Item", "ItemFile", "LeakIndex", "LeakReport", "NearRules", "Normalization",

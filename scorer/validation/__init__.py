@@ -19,11 +19,9 @@ UD tools' ``data/`` folder (`langdata`).
 
 from __future__ import annotations
 
-import importlib
+from ..lazy import lazy_exports
 
-# Each name is imported from its module when first asked for (PEP 562), so
-# that reading one constant of a module here (as server.config does) does
-# not load the whole package: `annoscore evaluate` needs none of it.
+# Imported when first used (scorer.lazy): importing one module of the package loads no other.
 _WHERE = {
     'BlockValidation': 'scorer.validation.block',
     'validate_block': 'scorer.validation.block',
@@ -47,13 +45,7 @@ _WHERE = {
 }
 
 
-def __getattr__(name: str):
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _WHERE, globals())
 
 
 __all__ = [

@@ -5,6 +5,7 @@
 local compat = require("annoscore.compat")
 local files = require("annoscore.files")
 local score = require("annoscore.score")
+local side = require("annoscore.side")
 
 local M = {}
 
@@ -33,20 +34,8 @@ local function set_text(bufnr, text)
   if lines[#lines] == "" then
     table.remove(lines)
   end
-  vim.bo[bufnr].modifiable = true
-  vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, lines)
-  vim.bo[bufnr].modifiable = false
-  vim.bo[bufnr].modified = false
+  side.set_lines(bufnr, lines)
   return lines
-end
-
-local function window_showing(bufnr)
-  for _, win in ipairs(vim.api.nvim_list_wins()) do
-    if vim.api.nvim_win_get_buf(win) == bufnr then
-      return win
-    end
-  end
-  return nil
 end
 
 local function open_split(bufnr, lines)
@@ -104,7 +93,7 @@ function M.show(source, style)
     text = text or "No score for this file yet: save it or run :AnnoscoreRescore."
     local bufnr = report_buffer(path)
     local lines = set_text(bufnr, text)
-    local win = window_showing(bufnr)
+    local win = side.window_showing(bufnr)
     if win then
       vim.api.nvim_set_current_win(win)
     elseif style == "float" then
@@ -123,7 +112,7 @@ end
 -- Keep a shown report current: fetch it again after each rescoring.
 score.on_update(function(path)
   local bufnr = report_buffers[path]
-  if bufnr == nil or not vim.api.nvim_buf_is_valid(bufnr) or window_showing(bufnr) == nil then
+  if bufnr == nil or not vim.api.nvim_buf_is_valid(bufnr) or side.window_showing(bufnr) == nil then
     return
   end
   local source = files.buffer_of_path(path)

@@ -12,6 +12,7 @@
 local compat = require("annoscore.compat")
 local files = require("annoscore.files")
 local score = require("annoscore.score")
+local side = require("annoscore.side")
 
 local M = {}
 
@@ -24,35 +25,22 @@ local function notify(message, level)
   vim.notify("annoscore: " .. message, level or vim.log.levels.INFO)
 end
 
-local function window_showing(bufnr)
-  for _, win in ipairs(vim.api.nvim_list_wins()) do
-    if vim.api.nvim_win_get_buf(win) == bufnr then
-      return win
-    end
-  end
-  return nil
-end
-
 --- The window to follow: the current one when it shows the source, else any that does.
 local function source_window(source)
   local current = vim.api.nvim_get_current_win()
   if vim.api.nvim_win_get_buf(current) == source then
     return current
   end
-  return window_showing(source)
+  return side.window_showing(source)
 end
 
 local function set_lines(view, lines)
-  local buf = view.buf
-  vim.bo[buf].modifiable = true
-  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
-  vim.bo[buf].modifiable = false
-  vim.bo[buf].modified = false
+  side.set_lines(view.buf, lines)
 end
 
 --- Puts the tree's cursor on the line showing document line `line`, if any.
 local function follow_word(view, line)
-  local win = window_showing(view.buf)
+  local win = side.window_showing(view.buf)
   if win == nil then
     return
   end
@@ -84,7 +72,7 @@ end
 --- while the cursor stays in the sentence shown, unless `force`.
 function M.update(source, force)
   local view = views[source]
-  if view == nil or not vim.api.nvim_buf_is_valid(view.buf) or window_showing(view.buf) == nil then
+  if view == nil or not vim.api.nvim_buf_is_valid(view.buf) or side.window_showing(view.buf) == nil then
     return
   end
   local win = source_window(source)
@@ -128,7 +116,7 @@ end
 local function jump(source)
   local view = views[source]
   local line = view and view.rows[vim.api.nvim_win_get_cursor(0)[1]]
-  local win = window_showing(source)
+  local win = side.window_showing(source)
   if line == nil or win == nil then
     return
   end
@@ -224,7 +212,7 @@ function M.open(style)
     views[source] = view
     follow(source)
   end
-  if window_showing(view.buf) == nil then
+  if side.window_showing(view.buf) == nil then
     open_window(view.buf, style)
   end
   M.update(source, true)
