@@ -15,6 +15,13 @@ didChange + didSave) and measures, in one run:
 - the server's peak resident memory with the large pair open (with the
   process it starts to score the first half, summed at each moment).
 
+A latency ends when the last message it waits for is received whole; the
+time this client then takes to decode the JSON (an editor's work, which
+grows with the diagnostics shown) is given apart, with the size.
+``--edit gold`` opens and edits the gold treebank itself, as an annotator
+correcting it does (it has far fewer validation findings than the
+prediction).
+
 UD validation is as the project file says: ``--validation LEVEL`` (0: off)
 and ``--lang L`` write it there (by default the server's default: the
 prediction's name has no language, so level 3).  A large document's first
@@ -23,6 +30,7 @@ whose time is given too.
 
     python benchmarks/bench_lsp.py [--workdir DIR] [--copies 5] [--edits 30] [--form-edits 5] [--rounds 2]
                                    [--validation 0-5] [--lang en]
+                                   [--edit prediction|gold]
 
 Needs ../shared (the treebank and mkpred.py) to make the pair.
 """
@@ -33,6 +41,7 @@ import argparse
 import asyncio
 import json
 import random
+import re
 import statistics
 import sys
 import tempfile
@@ -44,6 +53,31 @@ from bench_conllu import make_pair  # noqa: E402
 from measure import PeakSampler, run_measured  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+_HEAD = re.compile(rb'^\{"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", '
+                   rb'"params": \{"uri": ("(?:[^"\\]|\\.)*")(?:, "version": (\d+))?')
+
+
+def published_head(body: bytes) -> dict | None:
+    """A ``publishDiagnostics`` known from its first bytes (as annoscore
+    writes it), its diagnostics left undecoded (``body``): decoding a few MB
+    of them here would hold up reading the message after it (the score),
+    whose arrival is timed."""
+    found = _HEAD.match(body[:4096])
+    if found is None:
+        return None
+    version = int(found[2]) if found[2] is not None else None
+    return {"method": "textDocument/publishDiagnostics", "body": body,
+            "params": {"uri": json.loads(found[1]), "version": version}}
+
+
+def decoded(message: dict) -> tuple[int, float]:
+    """The number of diagnostics of a `published_head` message, and the
+    seconds it takes to decode its JSON."""
+    start = time.perf_counter()
+    count = len(json.loads(message["body"])["params"]["diagnostics"])
+    return count, time.perf_counter() - start
 
 
 class Client:
@@ -72,7 +106,11 @@ class Client:
                 name, _, value = line.decode().partition(":")
                 if name.lower() == "content-length":
                     length = int(value)
-            message = json.loads(await stream.readexactly(length))
+            body = await stream.readexactly(length)
+            arrival = time.perf_counter()  # delivered: decoding it is the editor's work (timed apart)
+            message = published_head(body)
+            if message is None:  # (the rest are small)
+                message = json.loads(body)
             if "id" in message and "method" not in message:
                 future = self.replies.pop(message["id"], None)
                 if future is not None:
@@ -80,7 +118,7 @@ class Client:
             elif "id" in message:  # a request from the server: answer with nothing
                 self._send({"jsonrpc": "2.0", "id": message["id"], "result": None})
             else:
-                self.seen.append((time.perf_counter(), message))
+                self.seen.append((arrival, message))
                 self.arrived.set()
 
     def _send(self, message: dict) -> None:
@@ -187,6 +225,7 @@ async def session(workdir: Path, prediction: Path, edits: int, form_edits: int, 
     latencies = []
     version = 1
     form_latencies: list[float] = []
+    shown: list[tuple[int, int, float]] = []  # per edit: diagnostics, bytes received, seconds decoding
     for (line, start, end, tag), times in [(e, latencies) for e in cell_edits(text, edits, 7, 3)] + \
             [(e, form_latencies) for e in cell_edits(text, form_edits, 8, 1)]:
         version += 1
@@ -197,13 +236,16 @@ async def session(workdir: Path, prediction: Path, edits: int, form_edits: int, 
                                           "end": {"line": line, "character": end}}, "text": tag}]})
         client.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
         times.append(await client.wait_for(published(uri, version), start_index) - sent)
+        message = next(m for _, m in reversed(client.seen) if "body" in m)
+        count, decoding = decoded(message)
+        shown.append((count, len(message["body"]), decoding))
     peak = sampler.stop()
     await client.request("shutdown", {})
     client.notify("exit", {})
     await process.wait()
     client.reader.cancel()
     return {"first": first, "validated": validated, "edits": latencies, "form_edits": form_latencies,
-            "peak_rss": peak}
+            "peak_rss": peak, "shown": shown}
 
 
 def project_file(pair: str, validation: int | None, lang: str | None) -> str:
@@ -241,6 +283,9 @@ def main() -> int:
     parser.add_argument("--form-edits", type=int, default=5, help="edits that change a token's text")
     parser.add_argument("--validation", type=int, choices=range(6), help="UD validation level (0: off)")
     parser.add_argument("--lang", help="the language validated at levels 4-5")
+    parser.add_argument("--edit", choices=("prediction", "gold"), default="prediction",
+                        help="the document opened and edited: the parser's output (scored against gold) "
+                             "or the gold treebank itself, as an annotator correcting it")
     args = parser.parse_args()
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="annoscore-bench-"))
     workdir.mkdir(parents=True, exist_ok=True)
@@ -250,18 +295,20 @@ def main() -> int:
 
     # The machine's speed drifts over minutes: evaluate and the server take
     # turns, and each figure is the median over the rounds.
-    evaluates, firsts, validateds, edits, form_edits, peaks = [], [], [], [], [], []
+    evaluates, firsts, validateds, edits, form_edits, peaks, shown = [], [], [], [], [], [], []
     for round_number in range(args.rounds):
         evaluate = run_measured([sys.executable, "-m", "server.cli", "evaluate", str(prediction), str(gold),
                                  "--json"])
         if evaluate.returncode != 0:
             print(evaluate.stderr, file=sys.stderr)
             return 1
-        large = asyncio.run(session(workdir, prediction, args.edits, args.form_edits, args.validation != 0))
+        large = asyncio.run(session(workdir, gold if args.edit == "gold" else prediction, args.edits,
+                                    args.form_edits, args.validation != 0))
         evaluates.append(evaluate.seconds)
         firsts.append(large["first"])
         validateds.append(large["validated"])
         edits += large["edits"]
+        shown += large["shown"]
         form_edits += large["form_edits"]
         peaks.append(large["peak_rss"])
         print(f"round {round_number + 1}: evaluate {evaluate.seconds:.2f} s, server's first "
@@ -269,7 +316,8 @@ def main() -> int:
     evaluate_seconds, first, median = map(statistics.median, (evaluates, firsts, edits))
     print(f"validation: {project.partition('[validation]')[2].strip() or 'the default'}, "
           f"lang: {args.lang or 'none'}")
-    print(f"large pair ({prediction.stat().st_size >> 20} MB prediction), medians of {args.rounds} rounds:")
+    print(f"large pair ({prediction.stat().st_size >> 20} MB prediction), medians of {args.rounds} rounds; "
+          f"the {args.edit} is the document edited:")
     print(f"  one-shot evaluate:             {evaluate_seconds:7.2f} s")
     print(f"  server, first diagnostics+score: {first:7.2f} s "
           f"({first / evaluate_seconds:.2f}x the one-shot evaluate)")
@@ -279,16 +327,26 @@ def main() -> int:
     print(f"  one-token text edit (the pairing made again), median of {len(form_edits)}: "
           f"{1000 * statistics.median(form_edits):7.1f} ms")
     print(f"  server peak memory (with its helper process): {max(peaks) / 2**20:5.0f} MB")
+    print(shown_line(shown))
 
     small_gold, small_prediction = small_pair(workdir, gold, prediction, 25_000, project)
-    small = asyncio.run(session(small_gold.parent, small_prediction, args.edits, args.form_edits,
-                                args.validation != 0))
+    small = asyncio.run(session(small_gold.parent, small_gold if args.edit == "gold" else small_prediction,
+                                args.edits, args.form_edits, args.validation != 0))
     print("25,000-word file:")
     print(f"  first diagnostics+score:       {1000 * small['first']:7.1f} ms")
     print(f"  one-cell edit, median of {len(small['edits'])}:  {1000 * statistics.median(small['edits']):7.1f} ms")
     print(f"  one-token text edit, median of {len(small['form_edits'])}: "
           f"{1000 * statistics.median(small['form_edits']):7.1f} ms")
+    print(shown_line(small["shown"]))
     return 0
+
+
+def shown_line(shown: list[tuple[int, int, float]]) -> str:
+    """What each edit's publication held, and what decoding it cost the
+    client (not in the latencies above, which end when it is received)."""
+    count, size, decoding = (statistics.median(x) for x in zip(*shown))
+    return (f"  after an edit: {count:.0f} diagnostics, {size / 2**20:.1f} MB of JSON received; "
+            f"decoding it took this client {1000 * decoding:.1f} ms more (median)")
 
 
 if __name__ == "__main__":

@@ -11,10 +11,15 @@ fresh engine's on that text.  A failure prints the seed that reproduces it.
 
     python scripts/fuzz_incremental.py --seconds 600
     python scripts/fuzz_incremental.py --seconds 600 --pred x.conllu --gold x.gold.conllu
+    python scripts/fuzz_incremental.py --seconds 600 --lang en --max-diagnostics 3 --page-segments 2
 
 Without --pred/--gold it uses the tests' sample pair, copied three times
-(sentence texts that repeat, which is where pairing again is hardest).  Not
-run in CI (the tests run the same property for a few seeds).
+(sentence texts that repeat, which is where pairing again is hardest).
+UD validation runs as by default (level 3 without a language; ``--lang``
+gives levels 4-5); a small ``--max-diagnostics`` and ``--page-segments``
+(the runs of segments whose shown findings are kept together) make the cap
+cut through what is kept from one rescore to the next.  Not run in CI (the
+tests run the same property for a few seeds).
 """
 
 from __future__ import annotations
@@ -24,13 +29,17 @@ import shutil
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from incremental_support import TEXT_EDITS, copies, race_and_compare  # noqa: E402
+from incremental_support import VALIDATION_EDITS, copies, race_and_compare  # noqa: E402
 from lsp_support import GOLD, PRED  # noqa: E402
+
+from server.config import Settings  # noqa: E402
+from server.engine.conllu import validation  # noqa: E402
 
 
 def main() -> int:
@@ -40,7 +49,17 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0, help="the first seed (default 0)")
     parser.add_argument("--pred", type=Path, help="a prediction to edit (with --gold)")
     parser.add_argument("--gold", type=Path, help="its gold")
+    parser.add_argument("--lang", help="the language UD validation checks at levels 4-5")
+    parser.add_argument("--max-diagnostics", type=int, help="the cap per code (default: the setting's)")
+    parser.add_argument("--page-segments", type=int, help="segments per page of kept findings")
     args = parser.parse_args()
+    settings = Settings()
+    if args.lang:
+        settings = replace(settings, validation=replace(settings.validation, lang=args.lang))
+    if args.max_diagnostics is not None:
+        settings = replace(settings, max_diagnostics=args.max_diagnostics)
+    if args.page_segments is not None:
+        validation.PAGE_SEGMENTS = args.page_segments
     if (args.pred is None) != (args.gold is None):
         parser.error("--pred and --gold go together")
     folder = Path(tempfile.mkdtemp(prefix="annoscore-fuzz-"))
@@ -55,7 +74,7 @@ def main() -> int:
     try:
         while time.monotonic() - start < args.seconds:
             try:
-                made, checked = race_and_compare(folder, pred, TEXT_EDITS, args.steps, seed)
+                made, checked = race_and_compare(folder, pred, VALIDATION_EDITS, args.steps, seed, settings)
                 edits, compared = edits + made, compared + checked
             except AssertionError as error:
                 print(f"seed {seed}: incremental differs from fresh ({str(error)[:300]})\n"

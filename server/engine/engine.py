@@ -256,9 +256,12 @@ class Engine:
 
     # --- results --------------------------------------------------------------
 
-    def diagnostics(self, key: str) -> list[Problem]:
+    def diagnostics(self, key: str, ordered: bool = True) -> list[Problem]:
         """Everything to show on a document, severities applied, at most
-        ``max_diagnostics`` per code (the rest summed up in one)."""
+        ``max_diagnostics`` per code (the rest summed up in one); in line
+        order unless ``ordered`` is False (an editor puts them in its own
+        order, and sorting the tens of thousands a large file may show
+        would cost more than listing them)."""
         document = self.documents.get(key)
         if document is None:
             return []
@@ -279,7 +282,7 @@ class Engine:
         if document.format == "conllu" and self.settings.splits.train:
             for problem in leak_problems(document, self.leak_indexes, self.settings, self.root):
                 shown.add(problem)
-        return shown.finish()
+        return shown.finish(ordered)
 
     def score(self, key: str) -> dict[str, Any] | None:
         """The ``annoscore/score`` payload, with paths (the adapter makes URIs)."""

@@ -70,8 +70,9 @@ class AnnoscoreServer(LanguageServer):
         self.encoding = UTF16
         # The features (see `features`), by class.
         self.feature_objects: dict[type, LanguageFeature] = {}
-        # Per document: the JSON of each diagnostic shown last (see lsp_diagnostics).
-        self._encoded: dict[str, dict[tuple, str]] = {}
+        # Per document: the JSON of each diagnostic shown last, by the problem
+        # object and by its value and place (see lsp_diagnostics).
+        self._encoded: dict[str, tuple[dict[int, tuple[Problem, str]], dict[tuple, str]]] = {}
 
     # --- running --------------------------------------------------------------
 
@@ -142,13 +143,18 @@ class AnnoscoreServer(LanguageServer):
         came or went) has its problems on other absolute lines, and another
         problem that lands on one of those lines is on another line of the
         segment: so a cached position is reused only for the same characters.
+        Before that, the problem object itself: the engine shows one object
+        again only as the same diagnostic (the UD validator's findings of
+        sentences not edited, see `server.engine.diagnostics.Listing`), and
+        looking it up costs no hashing of its fields.
         """
         document = self.engine.documents.get(key)
         store = document.store if document is not None else None
         segments = store if isinstance(store, TextStore) else None
         encoding = self.encoding
         uri = self.uri_for(key)
-        known = self._encoded.get(key, {})
+        known_objects, known = self._encoded.get(key, ({}, {}))
+        kept_objects: dict[int, tuple[Problem, str]] = {}
         kept: dict[tuple, str] = {}
 
         last = [-1, ""]  # the line looked up last (a diagnostic's start and end share it)
@@ -162,6 +168,11 @@ class AnnoscoreServer(LanguageServer):
 
         out = []
         for p in problems:
+            entry = known_objects.get(id(p))
+            if entry is not None and entry[0] is p:
+                kept_objects[id(p)] = entry
+                out.append(entry[1])
+                continue
             cache_key = None
             if segments is not None and not p.related:
                 segment = segments.segments[segments.segment_at(p.line)]
@@ -169,6 +180,7 @@ class AnnoscoreServer(LanguageServer):
                 text = known.get(cache_key)
                 if text is not None:
                     kept[cache_key] = text
+                    kept_objects[id(p)] = (p, text)
                     out.append(text)
                     continue
             diagnostic: dict[str, Any] = {
@@ -186,9 +198,10 @@ class AnnoscoreServer(LanguageServer):
             text = json.dumps(diagnostic)
             if cache_key is not None:
                 kept[cache_key] = text
+                kept_objects[id(p)] = (p, text)
             out.append(text)
         if segments is not None:
-            self._encoded[key] = kept  # only what is shown now: the cache does not grow
+            self._encoded[key] = (kept_objects, kept)  # only what is shown now: the cache does not grow
         return out
 
     # --- positions of CoNLL-U requests (on the engine thread) ------------------------

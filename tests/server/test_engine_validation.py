@@ -132,6 +132,81 @@ def test_the_document_wide_pass_runs_again_only_when_a_blocks_facts_change(tmp_p
     assert not any(p.code == "non-unique-sent-id" for p in engine.diagnostics(path))
 
 
+def test_an_edit_shows_the_other_sentences_findings_as_the_same_objects(tmp_path, monkeypatch):
+    """What is shown is kept by runs of segments (`validation.Page`): after a
+    one-cell edit only the edited page's findings are made again, those of
+    every other page are the very objects shown before (the language server
+    reuses their JSON by the object), and a line added above moves them."""
+    monkeypatch.setattr(validation, "PAGE_SEGMENTS", 4)
+    broken = S1.replace("\tNOUN\t", "\tNOUNX\t")
+    text = "".join(broken.replace("base-1", f"s{k}") for k in range(24))
+    engine, path = opened(tmp_path, text)
+    before = [p for p in engine.diagnostics(path) if p.datum("test_id") == "unknown-upos"]
+    assert len(before) == 24
+    listed = []
+    made = validation.Page
+    monkeypatch.setattr(validation, "Page", lambda *a, **k: listed.append(1) or made(*a, **k))
+    last = max(k for k, line in enumerate(text.split("\n")) if "\tNOUNX\t" in line)
+    start, end = cell(text, last, 3)
+    engine.change(path, 2, [((last, start), (last, end), "NOUN")])
+    engine.rescore(path)
+    after = [p for p in engine.diagnostics(path) if p.datum("test_id") == "unknown-upos"]
+    assert listed == [1]  # the edited page alone
+    assert len(after) == 23 and all(a is b for a, b in zip(after, before))
+    engine.change(path, 3, [((0, 0), (0, 0), "# newpar\n")])  # every line moves down one
+    engine.rescore(path)
+    moved = [p for p in engine.diagnostics(path) if p.datum("test_id") == "unknown-upos"]
+    assert [p.line for p in moved] == [p.line + 1 for p in after]
+    assert not any(a is b for a, b in zip(moved, after))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_edits_racing_rescores_with_pages_and_a_cap_that_cuts_them(tmp_path, monkeypatch, seed):
+    """The racing property again, on a document of many pages (pages of 3
+    segments) with a cap of 2 diagnostics per code, so that the cap cuts
+    pages and sentences' low-confidence listings in every way: the
+    diagnostics, the summaries of what is not shown among them, equal a
+    fresh engine's."""
+    from incremental_support import VALIDATION_EDITS, race_and_compare
+    from validation_inject import inject, repeat
+
+    monkeypatch.setattr(validation, "PAGE_SEGMENTS", 3)
+    gold = repeat(BASE, 4)
+    (tmp_path / "x.gold.conllu").write_text(gold, encoding="utf-8")
+    settings = Settings(max_diagnostics=2, validation=ValidationConfig(lang="en"))
+    # Low confidence on every word whose MISC is empty.
+    noisy = "\n".join(line[:-1] + "Conf=0.2" if line.count("\t") == 9 and line.endswith("\t_") else line
+                      for line in inject(gold, seed).split("\n"))
+    edits, compared = race_and_compare(tmp_path, noisy, VALIDATION_EDITS, 120, seed, settings)
+    assert edits > 40 and compared > 5
+
+
+def test_a_kept_document_wide_finding_follows_the_length_of_its_edited_line(tmp_path, monkeypatch):
+    """The last pass's findings are kept when no block's facts changed, but
+    one on a line that was edited is made again: it covers its line (the
+    validator names the line alone), whose length changed."""
+    text = "".join(S1.replace("base-1", f"s{k}") for k in range(3)) + S1.replace("base-1", "s0")
+    engine, path = opened(tmp_path, text)
+    passes = []
+    original = validation.validate_document
+    monkeypatch.setattr(validation, "validate_document", lambda *a, **k: passes.append(1) or original(*a, **k))
+    lines = text.split("\n")
+    word = max(k for k, line in enumerate(lines) if line == "# sent_id = s0") + 2  # its first word
+
+    def repeated():
+        return [(p.line, p.start, p.end) for p in engine.diagnostics(path) if p.code == "non-unique-sent-id"]
+
+    assert repeated() == [(word, 0, len(lines[word]))]
+    start, end = cell(text, word, 2)
+    engine.change(path, 2, [((word, start), (word, end), "thee")])  # LEMMA: no document fact
+    engine.rescore(path)
+    assert passes == []
+    assert repeated() == [(word, 0, len(lines[word]) + 1)]
+    lines[word] = lines[word].replace("\tthe\t", "\tthee\t")
+    fresh, fresh_path = opened(tmp_path, "\n".join(lines), name="en_fresh-ud-dev.conllu")
+    assert found(engine, path) == found(fresh, fresh_path)
+
+
 def test_a_problem_both_find_is_shown_once_with_both_codes(tmp_path):
     # A cycle: annoscore marks each HEAD of it, the validator says non-tree once.
     cyclic = S1.replace("VerbForm=Fin\t0\troot", "VerbForm=Fin\t2\troot")  # 2 -> 3 -> 2

@@ -66,6 +66,8 @@ class SentenceInfo:
     # Low-confidence diagnostics once built: (threshold, problems).  Only the
     # sentences shown get one, and an edit makes a new info, so it is never stale.
     shown_low: tuple | None = None
+    # The same at absolute lines, ready to show (see handler._low_listing).
+    low_listed: tuple | None = None
 
     @property
     def first_line(self) -> int:

@@ -31,7 +31,7 @@ import gc
 import hashlib
 import os
 from dataclasses import dataclass
-from itertools import chain
+from itertools import accumulate, chain
 from operator import attrgetter
 from typing import Any, Callable, Sequence
 
@@ -46,7 +46,7 @@ from scorer.report import Signature
 
 from ...config import Settings
 from ...textstore import TextStore, forget_segments
-from ..diagnostics import DiagnosticCap
+from ..diagnostics import DiagnosticCap, Listing
 from . import parts, validation
 from .analysis import SentenceInfo, analyze_segment
 from .goldsource import GoldSource
@@ -320,14 +320,12 @@ class ConlluHandler:
         threshold, left = settings.threshold, index.low
         per_word = settings.low_confidence == "word"
         for info in filter(attrgetter("low"), index.infos):
-            if not shown.wants("low-confidence"):
+            room = shown.cap - shown.counts.get("low-confidence", 0)
+            if room <= 0 or not shown.enabled("low-confidence"):
                 break
-            line = info.first_line
-            for problem in info.low_problems(threshold, per_word):
-                if not shown.wants("low-confidence"):
-                    break
-                shown.add(problem, line)
-                left -= problem.datum("cells", 1)  # type: ignore[operator]
+            listing, cells = _low_listing(info, threshold, per_word, shown)
+            shown.add_listing(listing, count_past_cap=False)
+            left -= cells[min(room, len(cells)) - 1] if cells else 0
         if left > 0 and shown.enabled("low-confidence"):
             first = shown.first.get("low-confidence")
             shown.extra(Problem(
@@ -393,6 +391,22 @@ class ConlluHandler:
                 signature.files[role] = {"path": doc.path or doc.key,
                                          "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest()}
         return conllu_text(result, signature)
+
+
+def _low_listing(info: SentenceInfo, threshold: float, per_word: bool,
+                 shown: DiagnosticCap) -> tuple[Listing, list[int]]:
+    """A sentence's low-confidence problems ready to show, and the cells
+    they name counted up (the first k name ``cells[k - 1]``), kept on the
+    sentence while it stays on its line (so that the same objects are shown
+    again: see `server.engine.diagnostics.Listing`)."""
+    line = info.first_line
+    kept = info.low_listed
+    if kept is not None and kept[:3] == (threshold, per_word, line) and kept[3].settings is shown.settings:
+        return kept[3], kept[4]
+    listing = shown.listing(info.low_problems(threshold, per_word), line)
+    cells = list(accumulate(p.datum("cells", 1) for p in listing.problems))  # type: ignore[misc]
+    info.low_listed = (threshold, per_word, line, listing, cells)
+    return listing, cells
 
 
 def gold_hint(document) -> str:

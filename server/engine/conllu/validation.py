@@ -14,6 +14,11 @@ the facts the blocks report.  So:
   what lies between blocks: blank lines that are sentences of their own,
   and CR line ends, which the text store no longer shows
   (`TextStore.has_cr`).  That is a few ms per 10,000 sentences;
+* what is shown is kept by runs of segments (`Page`): the problems of a
+  run, at absolute lines and ready to show, are made again only when one of
+  its segments has a new validation or moved, so that a rescore costs what
+  the edited runs cost, not what every finding costs (the same problem
+  objects are shown again, and the LSP adapter reuses their JSON);
 * the first validation of a document with many blocks goes to helper
   processes (`validation_parts`) while annoscore's own pass runs here
   (`begin`, then `end`).  In the language server a large document's first
@@ -45,6 +50,7 @@ from scorer.validation.incident import TESTS, Incident
 
 from ...config import ValidationConfig
 from ...textstore import Segment, TextStore
+from ..diagnostics import DiagnosticCap, Listing
 from .twins import TWIN_IDS, Twins
 from .validation_parts import MIN_BLOCKS, BlockJob, helpers
 
@@ -66,7 +72,7 @@ def settings_for(config: ValidationConfig, path: str | None) -> ValidationSettin
                               frozenset(config.include_only))
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(slots=True, eq=False)
 class SegmentValidation:
     """A segment's block, validated (``result`` None: the segment has no block)."""
 
@@ -77,6 +83,15 @@ class SegmentValidation:
     result: BlockValidation | None
     problems: tuple[Problem, ...]    # lines relative to the block's first line
     twins: tuple[Problem, ...]       # those that may be one of annoscore's problems
+    # ``problems`` at absolute lines, and the block's first line they are for
+    # (kept: the same objects are shown while the block stays there).
+    placed: tuple[int, tuple[Problem, ...]] | None = None
+
+    def placed_at(self, first: int) -> tuple[Problem, ...]:
+        placed = self.placed
+        if placed is None or placed[0] != first:
+            placed = self.placed = (first, tuple(p.shifted(first) for p in self.problems))
+        return placed[1]
 
 
 @dataclass(eq=False)
@@ -92,6 +107,15 @@ class DocumentValidation:
 
     auto: bool = False   # the level was not set (5 if it can run, else 3)
     last_pass: "DocumentPass | None" = None  # the last document-wide pass (see `_document_problems`)
+    # What is shown, by runs of segments (see `pages`), and the (text
+    # version, generation) they were made for; the generation counts the
+    # calls of `begin` and `end`, which are what validate segments.
+    pages: list["Page"] = field(default_factory=list)
+    pages_made_for: tuple[int, int] | None = None
+    # ``problems`` ready to show: (the list they were made of, the listing).
+    problems_listed: tuple[list[Problem], Listing] | None = None
+    document_twins: tuple[list[Problem], list[tuple[Problem, Problem]]] | None = None
+    generation: int = 0
 
     @property
     def notes(self) -> tuple[str, ...]:
@@ -193,6 +217,7 @@ def begin(document: Any, vsettings: ValidationSettings | None, previous: Documen
         if state is not None and state.pending is not None:
             state.pending.cancel()
         state = DocumentValidation(vsettings, prepared, auto=auto)
+    state.generation += 1
     segments = document.store.segments
     joins = _bom_line_joins(segments)
     waiting = {id(s) for s, _ in state.pending_segments}
@@ -227,6 +252,7 @@ def end(document: Any, state: DocumentValidation | None, wait: bool = True,
     and they are not done yet), then run the document-wide checks."""
     if state is None:
         return
+    state.generation += 1
     job = state.pending
     prepared = state.prepared
     if job is not None:
@@ -255,7 +281,9 @@ def _document_problems(store: TextStore, prepared: Prepared, state: DocumentVali
     """The document-wide checks, over every block's facts (`begin` and
     `end` validated every segment).  Their incidents are those of the last
     pass when no block's facts changed (see `_unchanged`): a one-cell edit
-    re-validates its block, and the pass over every block is skipped."""
+    re-validates its block, and the pass over every block is skipped; so
+    are the problems of that pass, but for those on a segment edited since
+    (the end of a problem on a line alone is the line's length)."""
     segments = store.segments
     if not segments or (len(segments) == 1 and not segments[0].text):
         line_count = 0
@@ -264,12 +292,22 @@ def _document_problems(store: TextStore, prepared: Prepared, state: DocumentVali
     layout = (line_count, store.has_cr, [s.first_line for s in segments])
     validations = [s.validation for s in segments]
     last = state.last_pass
-    if last is not None and _unchanged(last, segments, validations, layout):
-        incidents = last.incidents
+    changed = None if last is None else _unchanged(last, segments, validations, layout)
+    if last is not None and changed is not None:
+        incidents, problems, by_segment = last.incidents, last.problems, last.by_segment
+        for k in changed:
+            for j in by_segment.get(k, ()):
+                if problems is last.problems:
+                    problems = list(problems)
+                problems[j] = problem_of(incidents[j], store.line(incidents[j].line))
     else:
         incidents = validate_document(*_document_facts(segments, line_count, store.has_cr), prepared)
-    state.last_pass = DocumentPass(list(segments), validations, layout, incidents)
-    return [problem_of(i, store.line(i.line)) for i in incidents]
+        problems = [problem_of(i, store.line(i.line)) for i in incidents]
+        by_segment = {}
+        for j, incident in enumerate(incidents):
+            by_segment.setdefault(store.segment_at(incident.line), []).append(j)
+    state.last_pass = DocumentPass(list(segments), validations, layout, incidents, problems, by_segment)
+    return problems
 
 
 def _document_facts(segments: list[Segment], line_count: int,
@@ -299,6 +337,8 @@ class DocumentPass:
     validations: list[Any]
     layout: tuple[int, bool, list[int]]  # line count, CR line ends, each segment's first line
     incidents: list[Incident]
+    problems: list[Problem]              # of the incidents (a new list when one of them is new)
+    by_segment: dict[int, list[int]]     # segment -> the incidents on its lines
 
 
 # The facts of a block that the document-wide checks read: all but its own incidents.
@@ -307,32 +347,87 @@ _CHANGED_BLOCKS_COMPARED = 16  # more changed blocks than this: the pass runs ag
 
 
 def _unchanged(last: DocumentPass, segments: list[Segment], validations: list[Any],
-               layout: tuple[int, bool, list[int]]) -> bool:
-    """Whether the document-wide checks would read the same facts as in
-    ``last``: the same lines, and every block that was validated again
-    (a new validation object) has the same facts and the same line end."""
+               layout: tuple[int, bool, list[int]]) -> list[int] | None:
+    """The segments validated again since ``last`` (a new validation
+    object), when the document-wide checks would read the same facts as
+    then: the same lines, and each of those blocks has the same facts and
+    the same line end; None when the facts may have changed."""
     if layout != last.layout or len(validations) != len(last.validations):
-        return False
+        return None
     if validations == last.validations:  # (identity: nothing validated again)
-        return True
+        return []
     changed = [k for k, (old, new) in enumerate(zip(last.validations, validations)) if old is not new]
     if len(changed) > _CHANGED_BLOCKS_COMPARED:
-        return False
+        return None
     for k in changed:
         old, new = last.validations[k], validations[k]
         if old.joined != new.joined or old.prepared is not new.prepared:
-            return False
+            return None
         if last.segments[k].text.endswith("\n") != segments[k].text.endswith("\n"):
-            return False
+            return None
         if (old.result is None) != (new.result is None):
-            return False
+            return None
         if old.result is not None and any(getattr(old.result, name) != getattr(new.result, name)
                                           for name in _DOCUMENT_FACTS):
-            return False
-    return True
+            return None
+    return changed
 
 
 # --- what is shown ------------------------------------------------------------------
+
+# Segments whose shown problems are kept together (see `Page`): the cost of a
+# rescore is a look at every page and the making of the edited ones.
+PAGE_SEGMENTS = 64
+
+
+@dataclass(eq=False)
+class Page:
+    """The validation problems of a run of segments, at absolute lines: kept
+    while each of those segments keeps its validation and its first line,
+    so that the problem objects (and the LSP adapter's JSON of them) stay."""
+
+    validations: list[Any]
+    firsts: list[int]
+    problems: tuple[Problem, ...]                # absolute lines, in order
+    twins: list[tuple[Problem, Problem]]         # those annoscore's own may take, as (p, p)
+    listed: Listing | None = None                # `problems` ready to show, for some settings
+
+
+def _page(segments: list[Segment], validations: list[Any], firsts: list[int], prepared: Prepared) -> Page:
+    problems: list[Problem] = []
+    for segment, v in zip(segments, validations):
+        if v is None or not v.problems or v.prepared is not prepared:  # (not validated yet)
+            continue
+        problems += v.placed_at(segment.first_line - v.joined)
+    return Page(validations, firsts, tuple(problems), [(p, p) for p in problems if p.code in TWIN_IDS])
+
+
+def pages(store: TextStore, state: DocumentValidation) -> list[Page]:
+    """The document's pages, made again where a segment has a new
+    validation or another first line (once per text and validation)."""
+    made_for = (store.version, state.generation)
+    if state.pages_made_for == made_for:
+        return state.pages
+    segments = store.segments
+    validations = [s.validation for s in segments]
+    firsts = [s.first_line for s in segments]
+    old, new = state.pages, []
+    for k, start in enumerate(range(0, len(segments), PAGE_SEGMENTS)):
+        end = start + PAGE_SEGMENTS
+        page = old[k] if k < len(old) else None
+        if page is None or page.validations != validations[start:end] or page.firsts != firsts[start:end]:
+            page = _page(segments[start:end], validations[start:end], firsts[start:end], state.prepared)
+        new.append(page)
+    state.pages, state.pages_made_for = new, made_for
+    return new
+
+
+def _document_twins(state: DocumentValidation) -> list[tuple[Problem, Problem]]:
+    """The document-wide problems annoscore's own may take, as (p, p)."""
+    kept = state.document_twins
+    if kept is None or kept[0] is not state.problems:
+        kept = state.document_twins = (state.problems, [(p, p) for p in state.problems if p.code in TWIN_IDS])
+    return kept[1]
 
 
 def twins(document: Any, state: DocumentValidation | None) -> Twins | None:
@@ -341,38 +436,36 @@ def twins(document: Any, state: DocumentValidation | None) -> Twins | None:
     if state is None:
         return None
     store = document.store
-    found = [(p, p) for p in state.problems if p.code in TWIN_IDS] if state.pending is None else []
-    for segment in store.segments:
-        v = segment.validation
-        if v is not None and v.twins and v.prepared is state.prepared:  # type: ignore[attr-defined]
-            first = segment.first_line - v.joined  # type: ignore[attr-defined]
-            found.extend((p.shifted(first), p) for p in v.twins)  # type: ignore[attr-defined]
+    found = list(_document_twins(state)) if state.pending is None else []
+    for page in pages(store, state):
+        found += page.twins
     return Twins(found, store.segment_at) if found else None
 
 
-def add_problems(document: Any, state: DocumentValidation | None, shown: Any, taken: Twins | None) -> None:
-    """The validation problems that annoscore's own did not take, to ``shown``
-    (a `DiagnosticCap`)."""
+def add_problems(document: Any, state: DocumentValidation | None, shown: DiagnosticCap,
+                 taken: Twins | None) -> None:
+    """The validation problems that annoscore's own did not take, to ``shown``."""
     if state is None:
         return
-    prepared = state.prepared
     taken_ids = taken.taken if taken is not None else set()
-    for segment in document.store.segments:
-        v = segment.validation
-        if v is None or not v.problems or v.prepared is not prepared:  # type: ignore[attr-defined]
+    for page in pages(document.store, state):
+        if not page.problems:
             continue
-        problems = v.problems  # type: ignore[attr-defined]
-        first = segment.first_line - v.joined  # type: ignore[attr-defined]
-        if taken_ids and v.twins:  # type: ignore[attr-defined]
-            problems = [p for p in problems if id(p) not in taken_ids]
-        elif shown.saturated(problems):  # past the cap: only counted
+        if taken_ids and page.twins and any(id(p) in taken_ids for p, _ in page.twins):
+            shown.add_listing(shown.listing([p for p in page.problems if id(p) not in taken_ids]))
             continue
-        for p in problems:
-            shown.add(p, first)
-    if state.pending is None:
-        for p in state.problems:
-            if id(p) not in taken_ids:
-                shown.add(p)
+        listed = page.listed
+        if listed is None or listed.settings is not shown.settings:
+            listed = page.listed = shown.listing(page.problems)
+        shown.add_listing(listed)
+    if state.pending is None and state.problems:
+        if taken_ids and any(id(p) in taken_ids for p, _ in _document_twins(state)):
+            shown.add_listing(shown.listing([p for p in state.problems if id(p) not in taken_ids]))
+            return
+        listed = state.problems_listed
+        if listed is None or listed[0] is not state.problems or listed[1].settings is not shown.settings:
+            listed = state.problems_listed = (state.problems, shown.listing(state.problems))
+        shown.add_listing(listed[1])
 
 
 def findings_on(document: Any, segment: Segment, start: int, end: int, twins: bool = True) -> list[Problem]:

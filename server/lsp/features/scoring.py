@@ -180,6 +180,6 @@ class Scoring(LanguageFeature):
         document = ls.engine.documents.get(key)
         if document is None:
             return None, None, None
-        diagnostics = ls.lsp_diagnostics(key, ls.engine.diagnostics(key))
+        diagnostics = ls.lsp_diagnostics(key, ls.engine.diagnostics(key, ordered=False))
         payload = ls.score_payload(key) if document.in_editor else None
         return diagnostics, payload, document.version if document.in_editor else None
