@@ -48,7 +48,7 @@ from ...config import Settings
 from ...textstore import TextStore, forget_segments
 from ..diagnostics import DiagnosticCap, Listing
 from . import parts, validation
-from .analysis import SentenceInfo, analyze_segment
+from .analysis import SentenceInfo, analyze_segment, analyze_segments
 from .goldsource import GoldSource
 from .index import SentenceIndex
 from .score import IncrementalScore, ScoreSettings
@@ -174,11 +174,11 @@ class ConlluHandler:
             if changes is None:
                 with gc_paused():
                     segments = document.store.segments
-                    for k, segment in enumerate(segments):
-                        if segment.analysis is None or segment.analysis[0] != threshold:
-                            segment.analysis = (threshold, analyze_segment(segment, threshold)[0])
-                        if progress is not None and not k % PROGRESS_STEP:
-                            progress(k / len(segments))
+                    # Plain sentences judged from their columns in bulk (see `analyze_segments`).
+                    for start in range(0, len(segments), PROGRESS_STEP):
+                        analyze_segments(segments[start:start + PROGRESS_STEP], threshold)
+                        if progress is not None:
+                            progress(start / len(segments))
                     gc.freeze()
                 results.sentences = SentenceIndex(document.store)
             results.score = None
