@@ -115,6 +115,7 @@ class BlockJob:
         self._path: str | None = None
         self._left = 0
         self._lock = threading.Lock()
+        self._cancelled = False
         self.error: str | None = None
         try:
             self._start(blocks, settings, tasks)
@@ -135,12 +136,36 @@ class BlockJob:
                 ranges.append((offset, written, [len(text) for text, _, _ in part],
                                [(terminated, bom) for _, terminated, bom in part]))
                 offset += written
-        pool = _get_pool()
         self._left = len(ranges)
-        for offset, written, lengths, flags in ranges:
-            part_future = pool.submit(_validate_range, self._path, offset, written, lengths, flags, settings)
-            self._parts.append(part_future)
-            part_future.add_done_callback(self._part_done)
+        # Handed over from a thread: the first job waits for the helpers to
+        # start (the forkserver's imports), and this one has its own pass to make.
+        threading.Thread(target=self._submit, args=(ranges, settings), name="annoscore-validation-job",
+                         daemon=True).start()
+
+    def _submit(self, ranges: list[tuple[int, int, list[int], list[tuple[bool, bool]]]],
+                settings: ValidationSettings) -> None:
+        try:
+            pool = _get_pool()
+            for k, (offset, written, lengths, flags) in enumerate(ranges):
+                with self._lock:
+                    if self._cancelled:  # the rest is not sent: done when what was sent is
+                        self.error = self.error or "cancelled"
+                        self._left -= len(ranges) - k
+                        last = self._left == 0
+                        break
+                    part_future = pool.submit(_validate_range, self._path, offset, written, lengths, flags,
+                                              settings)
+                    self._parts.append(part_future)
+                part_future.add_done_callback(self._part_done)
+            else:
+                return
+        except Exception as error:  # no helper: the caller does it itself
+            self._fail(f"could not hand the blocks to a helper process: {error}")
+            return
+        if last:
+            self._remove()
+            if not self.future.done():
+                self.future.set_result(None)
 
     def _part_done(self, part: concurrent.futures.Future) -> None:
         with self._lock:
@@ -191,5 +216,8 @@ class BlockJob:
         return out if len(out) == self.count else None
 
     def cancel(self) -> None:
-        for part in self._parts:
+        with self._lock:
+            self._cancelled = True
+            parts = list(self._parts)
+        for part in parts:
             part.cancel()
