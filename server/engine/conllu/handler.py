@@ -133,10 +133,11 @@ class ConlluHandler:
         """Bring the results up to date.  ``background``: a large document's
         first validation may be left to finish later (`validation_pending`)."""
         results = results_of(document)
-        # A large document in the language server: its first validation is
-        # handed to the helpers once annoscore's own pass is done (on two
-        # cores, running both at once would delay the first diagnostics), and
-        # not waited for.  Otherwise the helpers work while the pass runs.
+        # A document of many blocks in the language server: its first
+        # validation is handed to the helpers once annoscore's own pass is
+        # done (on two cores, running both at once would delay the first
+        # diagnostics), and not waited for.  Otherwise (`check`) the helpers
+        # work while the pass runs.
         later = background and len(document.store.segments) >= validation.BACKGROUND_SEGMENTS
 
         def begin():

@@ -54,9 +54,10 @@ from ..diagnostics import DiagnosticCap, Listing
 from .twins import TWIN_IDS, Twins
 from .validation_parts import MIN_BLOCKS, BlockJob, helpers
 
-# A document with this many segments or more is not waited for in the
-# language server: its first validation's diagnostics follow (see `end`).
-BACKGROUND_SEGMENTS = 5000
+# A document whose first validation goes to the helpers is not waited for
+# in the language server: annoscore's own diagnostics come as fast as
+# without validation, the validator's follow (see `end`).
+BACKGROUND_SEGMENTS = MIN_BLOCKS
 
 
 def settings_for(config: ValidationConfig, path: str | None) -> ValidationSettings | None:
