@@ -403,6 +403,36 @@ def test_when_a_helper_fails_the_blocks_are_validated_here(tmp_path, monkeypatch
     monkeypatch.setattr(validation_parts, "_broken", False)
 
 
+def test_a_job_cancelled_before_its_blocks_were_handed_over_ends_and_leaves_no_file(monkeypatch):
+    """The blocks go to the helpers from a thread; a job cancelled while that
+    thread still waits for them (a new text came) sends nothing more, ends,
+    says it was cancelled and removes its file of blocks."""
+    import threading
+
+    started, release = threading.Event(), threading.Event()
+    sent = []
+
+    class Pool:
+        def submit(self, *args):
+            sent.append(args)
+            raise AssertionError("nothing is to be sent after the cancel")
+
+    def slow_pool():
+        started.set()
+        release.wait(10)
+        return Pool()
+
+    monkeypatch.setattr(validation_parts, "_get_pool", slow_pool)
+    job = validation_parts.BlockJob([(S1, True, False)] * 3, ValidationSettings(3, None), tasks=3)
+    assert started.wait(10) and job._path is not None
+    path = job._path
+    job.cancel()
+    release.set()
+    job.future.result(timeout=10)
+    assert job.results() is None and job.error == "cancelled" and not sent
+    assert not Path(path).exists()
+
+
 # --- quick fixes -----------------------------------------------------------------------
 
 FIXED = [

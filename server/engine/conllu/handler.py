@@ -321,9 +321,9 @@ class ConlluHandler:
         threshold, left = settings.threshold, index.low
         per_word = settings.low_confidence == "word"
         for info in filter(attrgetter("low"), index.infos):
-            room = shown.cap - shown.counts.get("low-confidence", 0)
-            if room <= 0 or not shown.enabled("low-confidence"):
+            if not shown.wants("low-confidence"):
                 break
+            room = shown.cap - shown.counts.get("low-confidence", 0)
             listing, cells = _low_listing(info, threshold, per_word, shown)
             shown.add_listing(listing, count_past_cap=False)
             left -= cells[min(room, len(cells)) - 1] if cells else 0

@@ -151,21 +151,15 @@ class BlockJob:
                     if self._cancelled:  # the rest is not sent: done when what was sent is
                         self.error = self.error or "cancelled"
                         self._left -= len(ranges) - k
-                        last = self._left == 0
-                        break
+                        if self._left == 0:
+                            self._finish()
+                        return
                     part_future = pool.submit(_validate_range, self._path, offset, written, lengths, flags,
                                               settings)
                     self._parts.append(part_future)
                 part_future.add_done_callback(self._part_done)
-            else:
-                return
         except Exception as error:  # no helper: the caller does it itself
             self._fail(f"could not hand the blocks to a helper process: {error}")
-            return
-        if last:
-            self._remove()
-            if not self.future.done():
-                self.future.set_result(None)
 
     def _part_done(self, part: concurrent.futures.Future) -> None:
         with self._lock:
@@ -178,17 +172,18 @@ class BlockJob:
             if isinstance(part.exception(), concurrent.futures.process.BrokenProcessPool):
                 _forget_pool()
         if last:
-            self._remove()
-            if not self.future.done():
-                self.future.set_result(None)
+            self._finish()
+
+    def _finish(self) -> None:
+        self._remove()
+        if not self.future.done():
+            self.future.set_result(None)
 
     def _fail(self, message: str) -> None:
         global _broken
         self.error = message
         _broken = True
-        self._remove()
-        if not self.future.done():
-            self.future.set_result(None)
+        self._finish()
 
     def _remove(self) -> None:
         if self._path is not None:
