@@ -55,13 +55,6 @@ WINDOW = 4 << 20  # where a cut's sentence is first looked for, before its estim
 
 
 
-def default_jobs() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return max(1, os.cpu_count() or 1)
-
-
 def part_shares(jobs: int, gold_size: int, min_part_bytes: int = MIN_PART_BYTES) -> list[float]:
     """The share of the gold file in each part, in file order (they add up to 1).
 

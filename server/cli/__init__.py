@@ -9,6 +9,7 @@ line is wrong), never a traceback.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from scorer import __version__
@@ -47,5 +48,29 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
 
+def console() -> None:
+    """The ``annoscore`` program: `main`, then a quick exit.
+
+    Ending the interpreter would free a loaded treebank's objects one by one
+    and join the helper processes in its own order (about 0.2 s after a
+    check of a 200k-word treebank); the command has finished, so its output
+    is flushed, the helper processes are stopped, and the process ends at once.
+    """
+    status = main()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        pass
+    sys.stderr.flush()
+    # Helpers left running would hold the output's pipes open after the exit.
+    helpers = sys.modules.get("server.engine.conllu.validation_parts")
+    if helpers is not None:
+        helpers.shutdown(wait=True)
+    if "multiprocessing" in sys.modules:
+        for child in sys.modules["multiprocessing"].active_children():
+            child.terminate()
+    os._exit(status)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    console()

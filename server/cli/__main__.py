@@ -1,7 +1,5 @@
 """``python -m server.cli``: the same as the ``annoscore`` command."""
 
-import sys
+from . import console
 
-from . import main
-
-sys.exit(main())
+console()

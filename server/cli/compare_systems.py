@@ -26,7 +26,7 @@ from scorer.paired import TreebankPair, UnreadableInput, compare_treebanks, tree
 from scorer.report import percent, render_table
 from scorer.significance import DEFAULT_SAMPLES, DEFAULT_SEED
 
-from ..parallel import default_jobs
+from ..processes import default_jobs
 from .errors import InputError, UsageError
 from .inputs import check_input_file
 from .options import CONLLU_SAVE_METRICS

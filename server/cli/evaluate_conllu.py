@@ -13,7 +13,8 @@ from scorer.excerpt import excerpt
 from scorer.outcomes import OutcomeList
 from scorer.report import Signature, file_sha256
 
-from ..parallel import default_jobs, evaluate_in_parallel
+from ..parallel import evaluate_in_parallel
+from ..processes import default_jobs
 from . import final
 from .errors import InputError, UsageError
 from .hints import conllu_swapped_hint, print_hints

@@ -25,7 +25,7 @@ from scorer.conllu.breakdown import breakdown_text
 from scorer.excerpt import excerpt, printable
 from scorer.report import percent, render_table
 
-from ..parallel import default_jobs
+from ..processes import default_jobs
 from . import final
 from .errors import InputError, UsageError
 from .evaluate_conllu import options_from

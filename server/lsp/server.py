@@ -46,6 +46,7 @@ from scorer.problems import Problem
 
 from ..engine import Engine
 from ..engine.conllu import parts, validation_parts
+from ..processes import start_forkserver
 from ..textstore import TextStore
 from .features.base import LanguageFeature
 from .positions import UTF16, UTF32, from_client, to_client
@@ -332,7 +333,7 @@ def _large_body_coming(size: int) -> None:
     message is read and parsed, rather than once the document is open (its
     import takes about a second, which the first pass then waited for)."""
     if size >= parts.LIKELY_LARGE_BYTES:
-        parts.prepare()
+        start_forkserver()
 
 
 def main() -> int:

@@ -177,3 +177,40 @@ def test_options_choose_what_is_validated(capsys, tmp_path):
     # A name that is no test id nor class is a usage error.
     assert main(["check", str(path), "--exclude", "unknwn-upos"]) == 2
     assert "'unknwn-upos' is neither a validator test id" in capsys.readouterr().err
+
+
+def test_the_program_checks_a_large_file_with_helpers_and_ends_cleanly(capsys, tmp_path):
+    """The ``annoscore`` program (not `main` in this process): a file large
+    enough for the helper processes, its JSON one diagnostic per line and
+    equal to `main`'s, the exit status kept through the quick exit, nothing
+    on stderr (no helper's traceback, no warning of
+    semaphores left behind), and no helper left running."""
+    import subprocess
+    import time
+
+    path = tmp_path / "en_big-ud-test.conllu"
+    path.write_text(inject(repeat(BASE, 240), 3), encoding="utf-8")
+    assert path.stat().st_size >= 1 << 20  # check starts the helpers for it (HELPED_BYTES)
+    status, diagnostics, _ = checked(capsys, path, "--level", "5", "--lang", "en")
+    before = _forkservers()
+    done = subprocess.run([sys.executable, "-m", "server.cli", "check", "--json", "--level", "5", "--lang", "en",
+                           str(path)], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, json.loads(done.stdout)["files"][0]["diagnostics"]) == (status, diagnostics)
+    assert status == 1 and len(diagnostics) > 100
+    lines = done.stdout.splitlines()
+    shown = [line.rstrip(",").removesuffix("]") for line in lines[2:2 + len(diagnostics)]]
+    assert [json.loads(line) for line in shown] == diagnostics
+    assert done.stderr == "", done.stderr
+    for _ in range(50):  # the forkserver and helpers end once the program has (a moment after)
+        left = _forkservers() - before
+        if not left:
+            break
+        time.sleep(0.1)
+    assert not left
+
+
+def _forkservers() -> set[str]:
+    import subprocess
+
+    return set(subprocess.run(["pgrep", "-f", "from multiprocessing.forkserver import main"],
+                              capture_output=True, text=True).stdout.split())

@@ -45,6 +45,7 @@ from scorer.problems import Problem, Severity
 from scorer.report import Signature
 
 from ...config import Settings
+from ...processes import start_forkserver
 from ...textstore import TextStore, forget_segments
 from ..diagnostics import DiagnosticCap, Listing
 from . import parts, validation
@@ -98,7 +99,7 @@ class ConlluHandler:
 
     def opened(self, document) -> None:
         if document.setup.gold is not None and len(document.store.segments) >= parts.MIN_SENTENCES:
-            parts.prepare()  # its first scoring will want a second process
+            start_forkserver()  # its first scoring will want a second process
 
     def forget(self, document) -> None:
         """Everything derived from the text goes: the next rescore starts afresh."""

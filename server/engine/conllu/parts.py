@@ -31,15 +31,12 @@ document is paired and counted again in one pass — reusing the analyses both
 halves made, so that this costs only the score.  So the split can only be
 faster, never different; the tests hold it to the single pass.
 
-The second process comes from a *forkserver* (a clean process started once,
-with the engine imported): forking the language server itself, which runs
-several threads, could leave a lock held in the child.
+The second process comes from the engine's forkserver (`server.processes`).
 """
 
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 import tempfile
 import threading
@@ -50,7 +47,7 @@ from typing import Any, Callable, Sequence
 from scorer.conllu.counts import Counts
 from scorer.conllu.parse import block_sent_id
 
-from ...parallel import default_jobs
+from ...processes import default_jobs, forkserver_context
 from ...textstore import Segment, segments_of
 from .analysis import SentenceInfo
 from .goldsource import GoldSource
@@ -68,39 +65,6 @@ LIKELY_LARGE_BYTES = 16 << 20
 SECOND_SHARE = 0.5
 # How long to wait for the second half before giving up on it (seconds).
 PART_TIMEOUT = 900.0
-
-_context: Any = None
-
-
-def forkserver_context():
-    """The engine's forkserver (see the module's docstring), shared with the
-    validation helpers (`validation_parts`)."""
-    global _context
-    if _context is None:
-        _context = multiprocessing.get_context("forkserver")
-        # "__main__": an editor starts the `annoscore` script, which each
-        # process from the forkserver would otherwise run again (importing
-        # the whole command line) before it starts.
-        _context.set_forkserver_preload(["__main__", __name__, f"{__package__}.validation_parts"])
-    return _context
-
-
-def prepare() -> None:
-    """Start the forkserver in the background (it takes a second to import
-    the engine), when a document large enough to need it is opened."""
-    if default_jobs() < 2:
-        return
-
-    def start() -> None:
-        try:
-            from multiprocessing import forkserver
-            forkserver_context()
-            forkserver.ensure_running()
-        except Exception:  # then rescore_in_two tries again, and reports
-            pass
-
-    threading.Thread(target=start, name="annoscore-forkserver", daemon=True).start()
-
 
 # --------------------------------------------------------------------------
 # Where to cut

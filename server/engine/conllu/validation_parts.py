@@ -6,9 +6,7 @@ annoscore's own reading of it, so the first validation of a large document
 one does annoscore's own pass; later edits validate their few blocks here.
 
 The helpers are a pool of processes started once from the engine's
-forkserver (`parts.forkserver_context`: a clean process with the engine
-imported; forking the language server itself, which runs threads, could
-leave a lock held in the child), kept for later documents so that their
+forkserver (`server.processes`), kept for later documents so that their
 caches of values known to pass stay warm.  The blocks go through a
 temporary file that only the user can read, removed once every helper has
 read its part (sent through a pipe, a large text would wait on this
@@ -30,7 +28,7 @@ from typing import Sequence
 
 from scorer.validation import BlockValidation, ValidationSettings, prepare, validate_block
 
-from ...parallel import default_jobs
+from ...processes import default_jobs, forkserver_context
 
 # Below this many blocks, validating them here costs less than handing them over.
 MIN_BLOCKS = 600
@@ -57,7 +55,6 @@ def _get_pool() -> concurrent.futures.ProcessPoolExecutor:
     global _pool
     with _pool_lock:
         if _pool is None:
-            from .parts import forkserver_context
             _pool = concurrent.futures.ProcessPoolExecutor(
                 max_workers=default_jobs(), mp_context=forkserver_context(), initializer=_quiet_helper)
         return _pool
@@ -72,12 +69,12 @@ def _forget_pool() -> None:
         _pool = None
 
 
-def shutdown() -> None:
-    """Stop the helpers (the server shuts down)."""
+def shutdown(wait: bool = False) -> None:
+    """Stop the helpers (the server shuts down; ``wait``: until they have ended)."""
     global _pool
     with _pool_lock:
         if _pool is not None:
-            _pool.shutdown(wait=False, cancel_futures=True)
+            _pool.shutdown(wait=wait, cancel_futures=True)
             _pool = None
 
 

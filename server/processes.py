@@ -1,0 +1,60 @@
+"""Helper processes: how many there are to be, and the forkserver they come from.
+
+Helpers (a large document's first scoring, `server.engine.conllu.parts`;
+its first validation, `server.engine.conllu.validation_parts`) are forked
+from a *forkserver*: a clean process started once, with the engine
+imported.  Forking the language server itself, which runs several threads,
+could leave a lock held in the child.
+
+This module imports nothing of the engine, so that a command can start the
+forkserver before its own imports: the two processes then import the
+engine at once, on two cores, rather than one after the other.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from typing import Any
+
+# What every process from the forkserver has imported before it starts.
+# "__main__": an editor starts the `annoscore` script, which each process
+# would otherwise run again (importing the whole command line) first.
+PRELOAD = ["__main__", "server.engine.conllu.parts", "server.engine.conllu.validation_parts"]
+
+_context: Any = None
+
+
+def default_jobs() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def forkserver_context():
+    """The multiprocessing context of the engine's forkserver."""
+    global _context
+    if _context is None:
+        _context = multiprocessing.get_context("forkserver")
+        _context.set_forkserver_preload(PRELOAD)
+    return _context
+
+
+def start_forkserver() -> None:
+    """Start the forkserver in the background (it takes a second to import
+    the engine), when helpers will be wanted soon."""
+    if default_jobs() < 2:
+        return
+
+    def start() -> None:
+        try:
+            from multiprocessing import forkserver
+            forkserver_context()
+            forkserver.ensure_running()
+        except Exception:  # then the helpers' first start tries again, and reports
+            pass
+
+    threading.Thread(target=start, name="annoscore-forkserver", daemon=True).start()
