@@ -133,6 +133,21 @@ def in_process(path: Path, level: int, lang: str) -> None:
           f"= {per_10k * 1000:.1f} ms per 10k sentences")
 
 
+def _compile_bytecode() -> str:
+    """Both as installed: pip compiles an installed package's bytecode (so
+    udtools has its own), and Python writes it on a checkout's first run,
+    unless PYTHONDONTWRITEBYTECODE is set, as on some machines; then every
+    run would compile annoscore's modules again (0.15 s per process that
+    imports the engine).  So the checkout's bytecode is written first."""
+    import compileall
+
+    if not os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        return "written by Python as it runs"
+    ok = all(compileall.compile_dir(str(ROOT / package), quiet=1) for package in ("scorer", "server"))
+    return "PYTHONDONTWRITEBYTECODE is set: compiled first, as pip does on install" if ok else \
+        "could not be compiled (each run compiles the modules)"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("file", nargs="?", default=str(DEFAULT))
@@ -148,6 +163,8 @@ def main() -> int:
     words = sum(1 for line in open(path, encoding="utf-8") if line[:1].isdigit() and line.split("\t", 1)[0].isdigit())
     print(f"file: {path.name}, {words} words, --lang {args.lang} --level {args.level}")
 
+    compiled = _compile_bytecode()
+    print(f"bytecode: {compiled}")
     command = [sys.executable, "-c", OURS, str(path), str(args.level), args.lang]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     runs = [run_measured(command, env=env)]

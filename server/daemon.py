@@ -102,13 +102,14 @@ class DiskWorkspace:
     def relevant(self, path: str) -> bool:
         return setup_for(path, self.engine.settings, self.root) is not None
 
-    def add(self, path: str) -> bool:
-        """Track a file; False when it is not a file annoscore reads."""
+    def add(self, path: str, disk: DiskText | None = None) -> bool:
+        """Track a file (``disk``: its text, read already); False when it is
+        not a file annoscore reads."""
         path = os.path.abspath(path)
         setup = setup_for(path, self.engine.settings, self.root)
         if setup is None:
             return False
-        disk = _read_disk_file(path, setup.format)
+        disk = disk or _read_disk_file(path, setup.format)
         if disk is None:
             return False
         # A file that is not text is tracked too: its one diagnostic says what it is.

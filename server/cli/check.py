@@ -98,14 +98,53 @@ def validation_config(args: argparse.Namespace, base):
 HELPED_BYTES = 1 << 20
 
 
-def _prepare_helpers(paths: list[str]) -> None:
-    """A file large enough to be scored and validated in helper processes:
-    start their forkserver before this process imports the engine, so that
-    both import it at once (about 0.4 s each) on two cores."""
-    from ..processes import start_forkserver
+def _large_files(paths: list[str]) -> list[str]:
+    return [os.path.abspath(p) for p in paths if os.path.isfile(p) and os.path.getsize(p) >= HELPED_BYTES]
 
-    if any(os.path.isfile(p) and os.path.getsize(p) >= HELPED_BYTES for p in paths):
-        start_forkserver()
+
+def _prepare_helpers(large: list[str], gold: bool) -> None:
+    """Files large enough to be validated (and, with gold, scored) in helper
+    processes: start their forkserver before this process imports the
+    engine, so that both import at once on two cores.  Without ``--gold``
+    the helpers need the validator alone (a pair found by its name and
+    scored in two processes imports the rest in its helper)."""
+    from ..processes import PRELOAD, VALIDATION_PRELOAD, start_forkserver
+
+    if large:
+        start_forkserver(PRELOAD if gold else VALIDATION_PRELOAD)
+
+
+def _validate_early(args: argparse.Namespace, large: list[str], settings) -> dict:
+    """Give the helpers a head start (`validation_parts.start_early`): each
+    large CoNLL-U file is read and cut into the validator's blocks, handed
+    over with the settings the engine will have, before the rest of the
+    engine is imported.  Returns the texts read (path: `DiskText`), which the
+    workspace then takes rather than reading the files again."""
+    from ..config import load_project, setup_for
+    from ..engine.conllu import validation_parts
+    from ..engine.conllu.validator_input import document_blocks, settings_for
+    from ..engine.disk import read_disk_file
+    from ..textstore import TextStore
+
+    texts: dict = {}
+    if not large or validation_parts.helpers() < 2:
+        return texts
+    root = os.getcwd()
+    project, _ = load_project(root, settings)  # (its problems are told once, by the workspace)
+    config = validation_config(args, project.validation)
+    for path in large:
+        setup = setup_for(path, project, root)
+        vsettings = settings_for(config, path)
+        if setup is None or setup.format != "conllu" or vsettings is None:
+            continue
+        disk = read_disk_file(path, setup.format)
+        if disk is None:
+            continue
+        texts[path] = disk
+        blocks = document_blocks(TextStore(disk.text, lone_cr_ends_lines=True).segments)
+        if len(blocks) >= validation_parts.MIN_BLOCKS:
+            validation_parts.start_early(blocks, vsettings)
+    return texts
 
 
 def run(args: argparse.Namespace) -> int:
@@ -116,11 +155,14 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"{path}: no such file")
     if args.gold:
         check_input_file(args.gold, "gold")
-    _prepare_helpers(args.files)
-    from ..config import Settings  # the engine, imported only by the commands that use it
-    from ..daemon import DiskWorkspace, files_under, shown_path
+    large = _large_files(args.files)
+    _prepare_helpers(large, bool(args.gold))
+    from ..config import Settings
 
     settings = Settings() if args.threshold is None else Settings(threshold=args.threshold)
+    read = _validate_early(args, large, settings)
+    from ..daemon import DiskWorkspace, files_under, shown_path  # (the engine: imported by the commands using it)
+
     workspace = DiskWorkspace(os.getcwd(), settings)
     from dataclasses import replace
     engine_settings = replace(workspace.engine.settings, max_diagnostics=sys.maxsize,
@@ -130,11 +172,14 @@ def run(args: argparse.Namespace) -> int:
     workspace.engine.settings = engine_settings
     workspace.gold_override = args.gold
     keys = [os.path.abspath(p) for p in files_under(args.files)
-            if workspace.add(p) or (os.path.isfile(p) and p in args.files and _unreadable(workspace, p))]
+            if workspace.add(p, read.pop(os.path.abspath(p), None))
+            or (os.path.isfile(p) and p in args.files and _unreadable(workspace, p))]
     if not keys:  # a mistyped folder must not pass a CI job
         raise InputError(f"{', '.join(args.files)}: no file annoscore reads here (it reads .conllu, .conll, "
                          ".txt and .tsv files, and the files annoscore.toml pairs)")
     workspace.rescore(keys)
+    from ..engine.conllu.validation_parts import drop_early
+    drop_early()
     threshold = FAIL_ON[args.fail_on or "warning"]
     failing = 0
     report = []

@@ -214,3 +214,42 @@ def _forkservers() -> set[str]:
 
     return set(subprocess.run(["pgrep", "-f", "from multiprocessing.forkserver import main"],
                               capture_output=True, text=True).stdout.split())
+
+
+def test_check_gives_the_helpers_a_head_start_that_the_engine_takes(capsys, tmp_path, monkeypatch):
+    """A large file's blocks go to the helpers before the engine has read it
+    (`validation_parts.start_early`); the engine takes that job when its
+    blocks and settings are the same, and otherwise validates with its own
+    (the head start cancelled): the diagnostics are the same every way."""
+    from dataclasses import replace
+
+    from server.engine.conllu import validation_parts
+
+    if validation_parts.helpers() < 2:
+        pytest.skip("one core: no helper processes")
+    path = tmp_path / "en_big-ud-test.conllu"
+    path.write_text(inject(repeat(BASE, 240), 4), encoding="utf-8")
+    jobs, taken = [], []
+    start_early, take_early, job_init = (validation_parts.start_early, validation_parts.take_early,
+                                         validation_parts.BlockJob.__init__)
+    monkeypatch.setattr(validation_parts.BlockJob, "__init__",
+                        lambda self, *a, **k: (jobs.append(self), job_init(self, *a, **k))[1])
+    monkeypatch.setattr(validation_parts, "take_early", lambda *a: (taken.append(take_early(*a)), taken[-1])[1])
+    monkeypatch.setattr("server.engine.conllu.validation.take_early", validation_parts.take_early)
+    expected = checked(capsys, path, "--level", "5", "--lang", "en")
+    assert expected[0] == 1 and len(expected[1]) > 100
+    assert len(jobs) == 1 and taken == jobs  # the head start, taken
+    # Other settings (or other blocks: the file changed after the head
+    # start): not taken, the engine's own job, the head start cancelled.
+    for changed in (lambda blocks, s: start_early(blocks, replace(s, level=3)),
+                    lambda blocks, s: start_early(blocks[:-1], s)):
+        jobs.clear()
+        taken.clear()
+        monkeypatch.setattr(validation_parts, "start_early", changed)
+        assert checked(capsys, path, "--level", "5", "--lang", "en") == expected
+        assert len(jobs) == 2 and taken == [None] and jobs[0]._cancelled and not jobs[1]._cancelled
+    # No head start at all: the same.
+    jobs.clear()
+    monkeypatch.setattr(validation_parts, "start_early", lambda *a: None)
+    assert checked(capsys, path, "--level", "5", "--lang", "en") == expected
+    assert len(jobs) == 1

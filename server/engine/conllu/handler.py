@@ -53,6 +53,7 @@ from .analysis import SentenceInfo, analyze_segment, analyze_segments
 from .goldsource import GoldSource
 from .index import SentenceIndex
 from .score import IncrementalScore, ScoreSettings
+from .validator_input import settings_for
 
 Progress = Callable[[float], None]
 
@@ -143,7 +144,7 @@ class ConlluHandler:
 
         def begin():
             results.validation = validation.begin(
-                document, validation.settings_for(settings.validation, document.path), results.validation,
+                document, settings_for(settings.validation, document.path), results.validation,
                 auto=settings.validation.level is None)
             return results.validation
 

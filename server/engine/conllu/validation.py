@@ -26,16 +26,11 @@ the facts the blocks report.  So:
   pass's diagnostics come first (as fast as without validation), the
   validator's follow when it is done (`DocumentValidation.pending`).
 
-One place where segments and the validator's blocks differ: a byte-order
-mark alone on the first line.  The text store sets it apart as a blank
-line, but for the validator that line holds U+FEFF: when no blank line
-follows, it is the first line of the next block (which is then validated
-from the line before its segment, ``joined``); otherwise it is a block of
-its own.
-
-The language and level come from `settings_for`; what could not run (no
-language, no data) is in the notes of `scorer.validation.prepare`, for the
-adapters to tell once.
+The blocks and settings given to the validator come from `validator_input`
+(`settings_for`, `block_of`: a byte-order mark alone on the first line is
+where segments and blocks differ); what could not run (no language, no
+data) is in the notes of `scorer.validation.prepare`, for the adapters to
+tell once.
 """
 
 from __future__ import annotations
@@ -45,32 +40,19 @@ from typing import Any, Callable
 
 from scorer.problems import Problem
 from scorer.validation import (BlockValidation, FileFacts, Prepared, ValidationSettings, blank_sentence_lines,
-                               guess_language, prepare, validate_block, validate_document)
+                               prepare, validate_block, validate_document)
 from scorer.validation.incident import TESTS, Incident
 
-from ...config import ValidationConfig
 from ...textstore import Segment, TextStore
 from ..diagnostics import DiagnosticCap, Listing
 from .twins import TWIN_IDS, Twins
-from .validation_parts import MIN_BLOCKS, BlockJob, helpers
+from .validation_parts import MIN_BLOCKS, BlockJob, helpers, take_early
+from .validator_input import block_of, bom_line_joins
 
 # A document whose first validation goes to the helpers is not waited for
 # in the language server: annoscore's own diagnostics come as fast as
 # without validation, the validator's follow (see `end`).
 BACKGROUND_SEGMENTS = MIN_BLOCKS
-
-
-def settings_for(config: ValidationConfig, path: str | None) -> ValidationSettings | None:
-    """What a document is validated with (None: validation is off).  The
-    language: the setting, else the file's UD name, else the project's;
-    the level, when not set: 5 (which falls back to 3, saying why, without
-    a language or the data)."""
-    if config.level == 0:
-        return None
-    lang = config.lang or (guess_language(path) if path else None) or config.project_lang
-    level = 5 if config.level is None else config.level
-    return ValidationSettings(level, lang, config.data_dir, frozenset(config.exclude),
-                              frozenset(config.include_only))
 
 
 @dataclass(slots=True, eq=False)
@@ -169,32 +151,13 @@ def _segment_validation(prepared: Prepared, joined: bool, block: str | None,
 # --- which blocks --------------------------------------------------------------
 
 
-def _bom_line_joins(segments: list[Segment]) -> bool:
-    """The byte-order mark's line, alone and followed by no blank line, is
-    the first line of the next block."""
-    return len(segments) > 1 and segments[0].bom and not segments[0].has_block \
-        and segments[0].text.count("\n") == 1
-
-
-def _block_of(segment: Segment, joined: bool) -> tuple[str, bool, bool] | None:
-    """(text, terminated, bom) of a segment's block as the validator reads it;
-    None for a segment without one.  ``joined``: the byte-order mark's line
-    is the block's first (for the mark's own segment: it is not a block)."""
-    if segment.has_block:
-        block = segment.block or ""
-        return ("\n" + block if joined else block), segment.text.endswith("\n\n"), segment.bom or joined
-    if segment.bom and not joined:  # the mark alone, with a blank line after it (or the whole file)
-        return "", segment.text.count("\n") >= 2, True
-    return None
-
-
 def _current(segment: Segment, prepared: Prepared, joined: bool) -> bool:
     v = segment.validation
     return v is not None and v.prepared is prepared and v.joined == joined  # type: ignore[attr-defined]
 
 
 def _validate_here(segment: Segment, prepared: Prepared, joined: bool) -> None:
-    block = _block_of(segment, joined)
+    block = block_of(segment, joined)
     result = None if block is None else validate_block(block[0], prepared, block[1], block[2])
     segment.validation = _segment_validation(prepared, joined, None if block is None else block[0], result)
 
@@ -220,7 +183,7 @@ def begin(document: Any, vsettings: ValidationSettings | None, previous: Documen
         state = DocumentValidation(vsettings, prepared, auto=auto)
     state.generation += 1
     segments = document.store.segments
-    joins = _bom_line_joins(segments)
+    joins = bom_line_joins(segments)
     waiting = {id(s) for s, _ in state.pending_segments}
     todo = []
     for k, s in enumerate(segments):  # (the loop of every rescore: kept plain)
@@ -232,13 +195,13 @@ def begin(document: Any, vsettings: ValidationSettings | None, previous: Documen
     if len(todo) >= MIN_BLOCKS and helpers() > 1 and state.pending is None:
         blocks, chosen = [], []
         for s, joined in todo:
-            block = _block_of(s, joined)
+            block = block_of(s, joined)
             if block is None:
                 _validate_here(s, prepared, joined)
             else:
                 blocks.append(block)
                 chosen.append((s, joined))
-        job = BlockJob(blocks, vsettings)
+        job = take_early(blocks, vsettings) or BlockJob(blocks, vsettings)
         if job.error is None:
             state.pending, state.pending_segments = job, chosen
             return state
@@ -267,11 +230,11 @@ def end(document: Any, state: DocumentValidation | None, wait: bool = True,
         else:
             for (s, joined), result in zip(chosen, results):
                 if not _current(s, prepared, joined):
-                    block = _block_of(s, joined)
+                    block = block_of(s, joined)
                     s.validation = _segment_validation(prepared, joined, block[0] if block else None, result)
         # What the helpers did not do (they failed, or the first line changed meanwhile).
         segments = document.store.segments
-        joins = _bom_line_joins(segments)
+        joins = bom_line_joins(segments)
         for k, s in enumerate(segments):
             if not _current(s, prepared, joins and k < 2):
                 _validate_here(s, prepared, joins and k < 2)

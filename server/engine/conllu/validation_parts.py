@@ -15,10 +15,17 @@ sends back the blocks' `BlockValidation`s.  Validating a block depends on
 its text and the settings alone, so where it is done changes nothing.  When
 a helper cannot be started or fails, `BlockJob.results` says so (None) and
 the caller validates the blocks itself.
+
+``annoscore check`` gives the helpers a head start: it cuts a large file
+into blocks and hands them over (`start_early`) before it imports the rest
+of the engine and reads the file into it; the engine's first validation of
+that document then takes the job (`take_early`) when its blocks and
+settings are the same, and starts its own otherwise.
 """
 
 from __future__ import annotations
 
+import atexit
 import concurrent.futures
 import gc
 import os
@@ -57,6 +64,9 @@ def _get_pool() -> concurrent.futures.ProcessPoolExecutor:
         if _pool is None:
             _pool = concurrent.futures.ProcessPoolExecutor(
                 max_workers=default_jobs(), mp_context=forkserver_context(), initializer=_quiet_helper)
+            # Stopped before the interpreter tears its modules down (else its
+            # own clean-up can run without them and print a traceback).
+            atexit.register(shutdown, True)
         return _pool
 
 
@@ -98,6 +108,32 @@ def _validate_range(path: str, offset: int, size: int, lengths: list[int], flags
         if enabled:
             gc.enable()
     return out
+
+
+_early: list[tuple[ValidationSettings, Sequence[tuple[str, bool, bool]], "BlockJob"]] = []
+
+
+def start_early(blocks: Sequence[tuple[str, bool, bool]], settings: ValidationSettings) -> None:
+    """Hand blocks to the helpers before their document is open (see the
+    module's docstring)."""
+    job = BlockJob(blocks, settings)
+    if job.error is None:
+        _early.append((settings, blocks, job))
+
+
+def take_early(blocks: Sequence[tuple[str, bool, bool]], settings: ValidationSettings) -> BlockJob | None:
+    """The job `start_early` began for exactly these blocks and settings."""
+    for k, (early_settings, early_blocks, job) in enumerate(_early):
+        if early_settings == settings and early_blocks == blocks:
+            del _early[k]
+            return job
+    return None
+
+
+def drop_early() -> None:
+    """Cancel the head starts no document took."""
+    while _early:
+        _early.pop()[2].cancel()
 
 
 class BlockJob:
