@@ -57,11 +57,11 @@ def console() -> None:
     is flushed, the helper processes are stopped, and the process ends at once.
     """
     status = main()
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:
-        pass
-    sys.stderr.flush()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # its reader is gone, or it was closed (the language server's stdout)
+            pass
     # Helpers left running would hold the output's pipes open after the exit.
     helpers = sys.modules.get("server.engine.conllu.validation_parts")
     if helpers is not None:
