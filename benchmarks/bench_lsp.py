@@ -214,14 +214,16 @@ async def session(workdir: Path, prediction: Path, edits: int, form_edits: int, 
         "uri": uri, "languageId": "conllu", "version": 1, "text": text}})
     first = await client.wait_for(published(uri, 1), start_index) - opened
     # A large document's first validation, left to the helpers, is published
-    # again when it is done (or was ready in time: then nothing follows).
-    validated = first
+    # again when it is done (only what is printed for the large document
+    # reads it; a small one is validated before its first publication).
+    validated: float | None = first
     if validating:
+        waited = max(5.0, 2 * first)
         try:
             validated = await asyncio.wait_for(client.wait_for(republished(uri, 1), start_index),
-                                               timeout=max(5.0, 2 * first)) - opened
+                                               timeout=waited) - opened
         except asyncio.TimeoutError:
-            pass
+            validated = None  # not within `waited` of the first publication: said so, not timed
     latencies = []
     version = 1
     form_latencies: list[float] = []
@@ -321,7 +323,12 @@ def main() -> int:
     print(f"  one-shot evaluate:             {evaluate_seconds:7.2f} s")
     print(f"  server, first diagnostics+score: {first:7.2f} s "
           f"({first / evaluate_seconds:.2f}x the one-shot evaluate)")
-    print(f"  server, the first validation's findings: {statistics.median(validateds):7.2f} s")
+    timed = [v for v in validateds if v is not None]
+    if len(timed) == len(validateds):
+        print(f"  server, the first validation's findings: {statistics.median(timed):7.2f} s")
+    else:
+        print(f"  server, the first validation's findings: not received in {len(validateds) - len(timed)} of "
+              f"{len(validateds)} rounds within twice the first diagnostics' time (the benchmark stops waiting)")
     print(f"  one-cell edit, median of {len(edits)}:  {1000 * median:7.1f} ms "
           f"(max {1000 * max(edits):.1f} ms; {first / median:.0f}x faster than the first scoring)")
     print(f"  one-token text edit (the pairing made again), median of {len(form_edits)}: "
