@@ -174,6 +174,35 @@ def test_falls_back_when_the_second_process_cannot_start(tmp_path, monkeypatch):
     assert summary(split, key) == summary(single, key)
 
 
+def test_falls_back_when_the_second_process_does_not_start(tmp_path, monkeypatch):
+    """The forkserver is there but cannot start the process (fork fails, it
+    died): the document is scored in one pass, not left as an internal error."""
+    from server.processes import forkserver_context
+
+    synthetic_pair(tmp_path, 200)
+
+    class NoStart:
+        def __init__(self, context):
+            self.context = context
+
+        def Pipe(self):
+            return self.context.Pipe()
+
+        def Process(self, *args, **kwargs):
+            process = self.context.Process(*args, **kwargs)
+
+            def start():
+                raise OSError("cannot fork now")
+
+            process.start = start
+            return process
+
+    monkeypatch.setattr(parts, "forkserver_context", lambda: NoStart(forkserver_context()))
+    split, single, key, logs = split_and_single(tmp_path, monkeypatch)
+    assert any("cannot fork now" in m for m in logs), logs
+    assert summary(split, key) == summary(single, key)
+
+
 def test_falls_back_when_the_text_cannot_be_handed_over(tmp_path, monkeypatch):
     synthetic_pair(tmp_path, 200)
     monkeypatch.setattr(parts.tempfile, "tempdir", str(tmp_path / "no such folder"))

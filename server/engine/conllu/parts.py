@@ -257,8 +257,9 @@ class _Launch(threading.Thread):
         try:
             context = forkserver_context()
             self.connection, theirs = context.Pipe()
-            self.process = context.Process(target=_part_main, args=(theirs,), daemon=True)
-            self.process.start()
+            process = context.Process(target=_part_main, args=(theirs,), daemon=True)
+            process.start()
+            self.process = process  # (only a started one: `stop` joins it)
             theirs.close()
             self.connection.send(self.part)
         except Exception as error:
