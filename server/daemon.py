@@ -102,18 +102,20 @@ class DiskWorkspace:
     def relevant(self, path: str) -> bool:
         return setup_for(path, self.engine.settings, self.root) is not None
 
-    def add(self, path: str, disk: DiskText | None = None) -> bool:
-        """Track a file (``disk``: its text, read already); False when it is
-        not a file annoscore reads."""
+    def add(self, path: str, disk: DiskText | None = None, store: Any = None) -> bool:
+        """Track a file (``disk``: its text, read already; ``store``: that
+        text's store, made already); False when it is not a file annoscore
+        reads."""
         path = os.path.abspath(path)
         setup = setup_for(path, self.engine.settings, self.root)
         if setup is None:
             return False
-        disk = disk or _read_disk_file(path, setup.format)
+        if disk is None:
+            disk = _read_disk_file(path, setup.format)
         if disk is None:
             return False
         # A file that is not text is tracked too: its one diagnostic says what it is.
-        document = self.engine.open(path, path, disk.text, byte_problems=disk.problems)
+        document = self.engine.open(path, path, disk.text, byte_problems=disk.problems, store=store)
         if document is None:
             return False
         self._override_gold(path)

@@ -114,19 +114,21 @@ def _prepare_helpers(large: list[str], gold: bool) -> None:
         start_forkserver(PRELOAD if gold else VALIDATION_PRELOAD)
 
 
-def _validate_early(args: argparse.Namespace, large: list[str], settings) -> dict:
+def _validate_early(args: argparse.Namespace, large: list[str], settings) -> dict[str, tuple]:
     """Give the helpers a head start (`validation_parts.start_early`): each
     large CoNLL-U file is read and cut into the validator's blocks, handed
     over with the settings the engine will have, before the rest of the
-    engine is imported.  Returns the texts read (path: `DiskText`), which the
-    workspace then takes rather than reading the files again."""
+    engine is imported.  Returns what was read and cut (path: (`DiskText`,
+    `TextStore`)), which the workspace takes rather than doing it again."""
+    from scorer.gcpause import gc_paused
+
     from ..config import load_project, setup_for
     from ..engine.conllu import validation_parts
     from ..engine.conllu.validator_input import document_blocks, settings_for
     from ..engine.disk import read_disk_file
     from ..textstore import TextStore
 
-    texts: dict = {}
+    texts: dict[str, tuple] = {}
     if not large or validation_parts.helpers() < 2:
         return texts
     root = os.getcwd()
@@ -140,8 +142,10 @@ def _validate_early(args: argparse.Namespace, large: list[str], settings) -> dic
         disk = read_disk_file(path, setup.format)
         if disk is None:
             continue
-        texts[path] = disk
-        blocks = document_blocks(TextStore(disk.text, lone_cr_ends_lines=True).segments)
+        with gc_paused():
+            store = TextStore(disk.text, lone_cr_ends_lines=True)  # (the engine's default; else not taken)
+        texts[path] = (disk, store)
+        blocks = document_blocks(store.segments)
         if len(blocks) >= validation_parts.MIN_BLOCKS:
             validation_parts.start_early(blocks, vsettings)
     return texts
@@ -172,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
     workspace.engine.settings = engine_settings
     workspace.gold_override = args.gold
     keys = [os.path.abspath(p) for p in files_under(args.files)
-            if workspace.add(p, read.pop(os.path.abspath(p), None))
+            if workspace.add(p, *read.pop(os.path.abspath(p), ()))
             or (os.path.isfile(p) and p in args.files and _unreadable(workspace, p))]
     if not keys:  # a mistyped folder must not pass a CI job
         raise InputError(f"{', '.join(args.files)}: no file annoscore reads here (it reads .conllu, .conll, "

@@ -77,9 +77,12 @@ class Engine:
         return setup_for(path, self.settings, self.root)
 
     def open(self, key: str, path: str | None, text: str, version: int | None = None,
-             language: str | None = None, byte_problems: Sequence[Problem] = ()) -> Document | None:
+             language: str | None = None, byte_problems: Sequence[Problem] = (),
+             store: Any = None) -> Document | None:
         """An editor opened a document (or a file is to be checked, with what
-        reading it found: see `read_disk_file`)."""
+        reading it found: see `read_disk_file`).  ``store``: the text's store,
+        made already (``annoscore check`` cut the file early), taken if it is
+        what this engine would make of the text."""
         setup = self.setup_of(path) or (DocumentSetup("conllu") if language == "conllu" else None)
         if setup is None:
             return None
@@ -90,8 +93,10 @@ class Engine:
             document.set_byte_problems(text, byte_problems)
             return document
         handler = HANDLERS[setup.format]
-        with gc_paused():
-            store = handler.new_store(text, self.lone_cr_ends_lines)
+        if type(store) is not handler.store_class or store.lone_cr_ends_lines != self.lone_cr_ends_lines \
+                or store.text != text:
+            with gc_paused():
+                store = handler.new_store(text, self.lone_cr_ends_lines)
         document = Document(key, path, store, setup, version, in_editor=True)
         document.set_byte_problems(text, byte_problems)
         handler.opened(document)

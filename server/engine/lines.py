@@ -224,6 +224,7 @@ class LinesHandler:
     """Segmentation and label documents (see the module's docstring)."""
 
     formats = ("space", "tsv", "labels")
+    store_class = LineStore
 
     def new_store(self, text: str, lone_cr_ends_lines: bool) -> LineStore:
         return LineStore(text, lone_cr_ends_lines)

@@ -236,9 +236,14 @@ def test_check_gives_the_helpers_a_head_start_that_the_engine_takes(capsys, tmp_
                         lambda self, *a, **k: (jobs.append(self), job_init(self, *a, **k))[1])
     monkeypatch.setattr(validation_parts, "take_early", lambda *a: (taken.append(take_early(*a)), taken[-1])[1])
     monkeypatch.setattr("server.engine.conllu.validation.take_early", validation_parts.take_early)
+    from server.engine.conllu.handler import ConlluHandler
+    stores = []
+    new_store = ConlluHandler.new_store
+    monkeypatch.setattr(ConlluHandler, "new_store", lambda *a: (stores.append(a[1]), new_store(*a))[1])
     expected = checked(capsys, path, "--level", "5", "--lang", "en")
     assert expected[0] == 1 and len(expected[1]) > 100
     assert len(jobs) == 1 and taken == jobs  # the head start, taken
+    assert stores == []  # and the text's store cut for it, not cut again
     # Other settings (or other blocks: the file changed after the head
     # start): not taken, the engine's own job, the head start cancelled.
     for changed in (lambda blocks, s: start_early(blocks, replace(s, level=3)),
@@ -253,3 +258,19 @@ def test_check_gives_the_helpers_a_head_start_that_the_engine_takes(capsys, tmp_
     monkeypatch.setattr(validation_parts, "start_early", lambda *a: None)
     assert checked(capsys, path, "--level", "5", "--lang", "en") == expected
     assert len(jobs) == 1
+
+
+def test_the_engine_takes_a_store_made_already_only_for_its_own_text(tmp_path):
+    from server.engine import Engine
+    from server.textstore import TextStore
+
+    path = str(tmp_path / "a.conllu")
+    engine = Engine(str(tmp_path))
+    store = TextStore(VALID, lone_cr_ends_lines=True)
+    assert engine.open(path, path, VALID, store=store).store is store
+    other = TextStore(VALID + "\n", lone_cr_ends_lines=True)
+    engine.close(path)
+    assert engine.open(path, path, VALID, store=other).store is not other
+    engine.close(path)
+    crs = TextStore(VALID, lone_cr_ends_lines=False)
+    assert engine.open(path, path, VALID, store=crs).store is not crs

@@ -94,6 +94,7 @@ def results_of(document) -> ConlluResults:
 
 class ConlluHandler:
     formats = ("conllu",)
+    store_class = TextStore
 
     def new_store(self, text: str, lone_cr_ends_lines: bool) -> TextStore:
         return TextStore(text, lone_cr_ends_lines)
