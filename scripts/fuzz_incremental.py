@@ -51,6 +51,8 @@ def main() -> int:
     parser.add_argument("--gold", type=Path, help="its gold")
     parser.add_argument("--lang", help="the language UD validation checks at levels 4-5")
     parser.add_argument("--max-diagnostics", type=int, help="the cap per code (default: the setting's)")
+    parser.add_argument("--max-per-document", type=int,
+                        help="the limit per document (default: the setting's)")
     parser.add_argument("--page-segments", type=int, help="segments per page of kept findings")
     args = parser.parse_args()
     settings = Settings()
@@ -58,6 +60,8 @@ def main() -> int:
         settings = replace(settings, validation=replace(settings.validation, lang=args.lang))
     if args.max_diagnostics is not None:
         settings = replace(settings, max_diagnostics=args.max_diagnostics)
+    if args.max_per_document is not None:
+        settings = replace(settings, max_diagnostics_per_document=args.max_per_document)
     if args.page_segments is not None:
         validation.PAGE_SEGMENTS = args.page_segments
     if (args.pred is None) != (args.gold is None):

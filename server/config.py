@@ -21,8 +21,8 @@ Three layers, later ones winning:
 
 3. editor settings under ``annoscore.*`` (``workspace/configuration``, or the
    initialization options): ``threshold``, ``run``, ``severities``,
-   ``goldDiff``, ``sentences``, ``maxDiagnostics``, ``files.segmentation``,
-   ``files.labels``, ``validation.level``, ``validation.lang``,
+   ``goldDiff``, ``sentences``, ``maxDiagnostics``, ``maxDiagnosticsPerDocument``,
+   ``files.segmentation``, ``files.labels``, ``validation.level``, ``validation.lang``,
    ``validation.dataDir``, ``validation.exclude``.
 
 UD validation (`ValidationConfig`): the project file may give ``lang`` (the
@@ -133,6 +133,8 @@ class Settings:
     # are left out; "annotated": sentences not parsed yet are left out too.
     sentences: str = "all"
     max_diagnostics: int = 1000  # per code and document; then one summary
+    # In all, summaries included (VS Code keeps at most 1,000 per file anyway).
+    max_diagnostics_per_document: int = 1000
     low_confidence: str = "word"  # see LOW_CONFIDENCE_MODES
     # The comment that marks a sentence as done (see server.engine.conllu.progress); "" for none.
     progress_marker: str = "annotated"
@@ -493,7 +495,8 @@ def load_project(root: str | os.PathLike[str] | None,
         if not isinstance(data, dict):
             return settings, [ConfigProblem("pyproject.toml: [tool.annoscore] must be a table", str(path), 0)]
     reader = _Reader(path.name, str(path), text)
-    known = {"threshold", "pair", "sentences", "max_diagnostics", "splits", "progress_marker", "lang", "validation"}
+    known = {"threshold", "pair", "sentences", "max_diagnostics", "max_diagnostics_per_document", "splits",
+             "progress_marker", "lang", "validation"}
     for key in sorted(set(data) - known):
         reader.problem(key, "unknown key (ignored)")
     settings = replace(
@@ -501,6 +504,8 @@ def load_project(root: str | os.PathLike[str] | None,
         threshold=reader.threshold(data, "threshold", settings.threshold),
         sentences=reader.choice(data, "sentences", SENTENCE_MODES, settings.sentences),
         max_diagnostics=reader.count(data, "max_diagnostics", settings.max_diagnostics),
+        max_diagnostics_per_document=reader.count(data, "max_diagnostics_per_document",
+                                                  settings.max_diagnostics_per_document),
         progress_marker=reader.marker(data, "progress_marker", settings.progress_marker),
         pairs=reader.pairs(data),
         splits=reader.splits(data),
@@ -523,7 +528,8 @@ def apply_editor_settings(settings: Settings, data: Any) -> tuple[Settings, list
     if not isinstance(files, dict):
         reader.problem("files", "must be an object with segmentation and labels")
         files = {}
-    known = {"threshold", "run", "severities", "goldDiff", "sentences", "maxDiagnostics", "lowConfidence",
+    known = {"threshold", "run", "severities", "goldDiff", "sentences", "maxDiagnostics",
+             "maxDiagnosticsPerDocument", "lowConfidence",
              "progressMarker", "files", "server", "trace", "validation"}
     for key in sorted(set(data) - known):
         reader.problem(key, "unknown setting (ignored)")
@@ -535,6 +541,8 @@ def apply_editor_settings(settings: Settings, data: Any) -> tuple[Settings, list
         gold_diff=reader.boolean(data, "goldDiff", settings.gold_diff),
         sentences=reader.choice(data, "sentences", SENTENCE_MODES, settings.sentences),
         max_diagnostics=reader.count(data, "maxDiagnostics", settings.max_diagnostics),
+        max_diagnostics_per_document=reader.count(data, "maxDiagnosticsPerDocument",
+                                                  settings.max_diagnostics_per_document),
         low_confidence=reader.choice(data, "lowConfidence", LOW_CONFIDENCE_MODES, settings.low_confidence),
         progress_marker=reader.marker(data, "progressMarker", settings.progress_marker),
         segmentation_files=reader.globs(files, "segmentation") or settings.segmentation_files,

@@ -170,6 +170,7 @@ def run(args: argparse.Namespace) -> int:
     workspace = DiskWorkspace(os.getcwd(), settings)
     from dataclasses import replace
     engine_settings = replace(workspace.engine.settings, max_diagnostics=sys.maxsize,
+                              max_diagnostics_per_document=sys.maxsize,
                               validation=validation_config(args, workspace.engine.settings.validation))
     if args.threshold is not None:
         engine_settings = replace(engine_settings, threshold=args.threshold)

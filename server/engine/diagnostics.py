@@ -1,11 +1,27 @@
-"""What a document shows: severities from the settings, and a cap per code.
+"""What a document shows: severities from the settings, a cap per code and
+a limit per document.
 
 A file a parser got badly wrong can have tens of thousands of diagnostics
-of one kind; an editor shown them all freezes.  `DiagnosticCap` applies the
-user's severities (dropping codes turned off), keeps at most
-``max_diagnostics`` per code, and adds one summary per code that had more.
-Callers that can tell whether something would be shown (`wants`,
-`saturated`) skip building the diagnostics past the cap.
+of many kinds; an editor shown them all freezes (VS Code keeps at most 1,000
+per file anyway).  `DiagnosticCap` applies the user's severities (dropping
+codes turned off) and then two bounds, in this order:
+
+1. at most ``max_diagnostics`` per code (the first ones, in the order they
+   are added: the *candidates*);
+2. at most ``max_diagnostics_per_document`` in all, summaries included:
+   the candidates that rank first by severity (errors first), then by
+   place in the document (from the top).
+
+Every code with diagnostics left out gets one summary that says how many,
+at its first one; the summaries are always shown (with more codes left out
+than the limit, only they are).  Callers that can tell whether something would be shown
+(`wants`, `saturated`) skip building the diagnostics past the cap.
+
+The limit is applied as problems come in, so that a document with a
+hundred thousand findings costs what the shown ones cost: while more than
+the limit are in hand they are kept in a heap whose top is the one that
+ranks last, and a problem (or a whole `Listing`, by its best-ranked one)
+that ranks after it is only counted.
 
 Problems that stay from one rescore to the next (the UD validator's
 findings of sentences that were not edited) are made ready to show once, as
@@ -23,6 +39,8 @@ taken into it (one diagnostic, carrying both codes).
 
 from __future__ import annotations
 
+import heapq
+from collections import Counter
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Sequence
@@ -39,19 +57,30 @@ class Listing:
     settings: Settings
     problems: tuple[Problem, ...]                 # absolute lines, severities applied, in order
     by_code: dict[str, tuple[Problem, ...]]       # the same, by code
+    best: tuple[int, int, int] | None             # the best rank among them (see `_rank`), None if none
 
 
 _ORDER = attrgetter("line", "start")  # (a stable sort: on one place, the order they came in)
+
+
+def _rank(problem: Problem) -> tuple[int, int, int]:
+    """How a problem ranks for the per-document limit: lower is shown first."""
+    return (problem.severity, problem.line, problem.start)
 
 
 class DiagnosticCap:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.cap = settings.max_diagnostics
+        self.limit = settings.max_diagnostics_per_document
         self.severity: dict[tuple[str, Severity], Severity | None] = {}
-        self.counts: dict[str, int] = {}
-        self.problems: list[Problem] = []
-        self.first: dict[str, Problem] = {}
+        self.counts: dict[str, int] = {}       # per code: every problem not turned off, shown or not
+        self.problems: list[Problem] = []      # the candidates in hand, in the order they came
+        # Past the limit: the candidates kept, as a heap of (-severity, -line,
+        # -start, -arrival, problem) whose top ranks last (None until then).
+        self.heap: list[tuple[int, int, int, int, Problem]] | None = None
+        self.arrivals = 0
+        self.first: dict[str, Problem] = {}    # per code: the first candidate (where its summary goes)
         self.summaries: list[Problem] = []
         self.twins = None
 
@@ -68,16 +97,54 @@ class DiagnosticCap:
     def wants(self, code: str) -> bool:
         return self.counts.get(code, 0) < self.cap and self.enabled(code)
 
-    def saturated(self, problems: Sequence[Problem]) -> bool:
-        """Count the problems without looking at them when every one of them
-        is past the cap already (True), else leave them to `add` (False)."""
-        counts, cap = self.counts, self.cap
+    def _outranked(self, severity: int, line: int, start: int) -> bool:
+        """Whether a candidate at this rank would not be shown (it ranks
+        after every one kept, and as many as the limit are kept)."""
+        heap = self.heap
+        if heap is None:
+            return False
+        last = heap[0]
+        return (-severity, -line, -start) <= (last[0], last[1], last[2])
+
+    def _keep(self, problem: Problem) -> None:
+        """A candidate (lines absolute, severity applied), as far as the limit lets it."""
+        heap = self.heap
+        if heap is None:
+            self.problems.append(problem)
+            if len(self.problems) > self.limit:
+                self._start_heap()
+            return
+        self.arrivals += 1
+        entry = (-problem.severity, -problem.line, -problem.start, -self.arrivals, problem)
+        if entry > heap[0]:
+            heapq.heapreplace(heap, entry)
+
+    def _start_heap(self) -> None:
+        heap = [(-p.severity, -p.line, -p.start, -k, p) for k, p in enumerate(self.problems)]
+        heapq.heapify(heap)
+        while len(heap) > self.limit:
+            heapq.heappop(heap)
+        self.heap, self.arrivals, self.problems = heap, len(self.problems), []
+
+    def saturated(self, problems: Sequence[Problem], line: int = 0) -> bool:
+        """Count the problems (lines relative to ``line``) without looking
+        at them when none of them would be shown, past the cap or past the
+        limit (True), else leave them to `add` (False)."""
+        counts, cap, severity = self.counts, self.cap, self._severity
+        heap = self.heap
         for p in problems:
             if counts.get(p.code, 0) < cap:
-                return False
+                if heap is None:
+                    return False
+                s = severity(p.code, p.severity)
+                if s is not None and not self._outranked(s, p.line + line, p.start):
+                    return False
         for p in problems:
-            if self._severity(p.code, p.severity) is not None:
+            s = severity(p.code, p.severity)
+            if s is not None:
                 counts[p.code] = counts.get(p.code, 0) + 1
+                if p.code not in self.first:
+                    self.first[p.code] = p.moved(line, s)
         return True
 
     def add(self, problem: Problem, line: int = 0) -> None:
@@ -90,8 +157,12 @@ class DiagnosticCap:
         n = self.counts[problem.code] = self.counts.get(problem.code, 0) + 1
         if n > self.cap:
             return
+        if self.heap is not None and self._outranked(severity, problem.line + line, problem.start):
+            if n == 1:
+                self.first[problem.code] = problem.moved(line, severity)
+            return
         problem = problem.moved(line, severity)
-        self.problems.append(problem)
+        self._keep(problem)
         self.first.setdefault(problem.code, problem)
 
     def listing(self, problems: Sequence[Problem], line: int = 0) -> Listing:
@@ -107,17 +178,35 @@ class DiagnosticCap:
                 p = p.moved(line, s)
                 ready.append(p)
                 by_code.setdefault(p.code, []).append(p)
-        return Listing(self.settings, tuple(ready), {code: tuple(ps) for code, ps in by_code.items()})
+        best = min(map(_rank, ready)) if ready else None
+        return Listing(self.settings, tuple(ready), {code: tuple(ps) for code, ps in by_code.items()}, best)
 
     def add_listing(self, listing: Listing, count_past_cap: bool = True) -> None:
-        """Show a listing's problems as far as the cap lets each code (the
-        listing must be made for these settings: see `Listing.settings`).
-        ``count_past_cap`` False: those past the cap are not counted either
-        (the caller sums them up itself, with `extra`)."""
+        """Show a listing's problems as far as the cap lets each code and the
+        limit lets the document (the listing must be made for these
+        settings: see `Listing.settings`).  ``count_past_cap`` False: those
+        past the cap are not counted either (the caller sums them up
+        itself, with `extra`)."""
         counts, cap, first = self.counts, self.cap, self.first
         by_code = listing.by_code
+        outranked = listing.best is not None and self._outranked(*listing.best)
+        if outranked and count_past_cap:
+            # None of them is shown: only counted (the common case past the limit, made quick).
+            for code, ps in by_code.items():
+                have = counts.get(code)
+                if have is None:
+                    counts[code] = len(ps)
+                    first[code] = ps[0]
+                else:
+                    counts[code] = have + len(ps)
+            return
         if all(counts.get(code, 0) + len(ps) <= cap for code, ps in by_code.items()):
-            self.problems.extend(listing.problems)
+            if not outranked:
+                if self.heap is None and len(self.problems) + len(listing.problems) <= self.limit:
+                    self.problems.extend(listing.problems)
+                else:
+                    for p in listing.problems:
+                        self._keep(p)
             for code, ps in by_code.items():
                 counts[code] = counts.get(code, 0) + len(ps)
                 first.setdefault(code, ps[0])
@@ -126,7 +215,9 @@ class DiagnosticCap:
             have = counts.get(code, 0)
             counts[code] = have + len(ps) if count_past_cap else max(have, min(have + len(ps), cap))
             if have < cap:
-                self.problems.extend(ps[:cap - have])
+                if not outranked:
+                    for p in ps[:cap - have]:
+                        self._keep(p)
                 first.setdefault(code, ps[0])
 
     def extra(self, problem: Problem) -> None:
@@ -135,13 +226,56 @@ class DiagnosticCap:
 
     def finish(self, ordered: bool = True) -> list[Problem]:
         """What is shown: the problems (in line order, unless ``ordered`` is
-        False), then the summaries of what is not."""
-        out = sorted(self.problems, key=_ORDER) if ordered else list(self.problems)
+        False: then by rank), then the summaries of what is not."""
+        if self.heap is None:
+            kept = self.problems
+            # Within the limit, each code shows its candidates: the first `cap`.
+            if len(kept) + len(self.summaries) + len(self.counts) <= self.limit or \
+                    len(kept) + len(self.summaries) + self._summed_up(None) <= self.limit:
+                out = sorted(kept, key=_ORDER) if ordered else list(kept)
+                return out + self._summaries(None) + self.summaries
+            entries = sorted((p.severity, p.line, p.start, k, p) for k, p in enumerate(kept))
+        else:
+            entries = [(-s, -line, -start, -k, p) for s, line, start, k, p in sorted(self.heap, reverse=True)]
+        # The summaries count towards the limit: each one shown leaves room for one problem fewer.
+        room = len(entries)
+        while True:
+            shown = Counter(entry[4].code for entry in entries[:room])
+            fits = max(0, min(room, self.limit - len(self.summaries) - self._summed_up(shown)))
+            if fits == room:
+                break
+            room = fits
+        kept_entries = entries[:room]
+        if ordered:  # in line order; on one place, the order they came in
+            kept_entries.sort(key=lambda e: (e[1], e[2], e[3]))
+        return [e[4] for e in kept_entries] + self._summaries(shown) + self.summaries
+
+    def _summaries(self, shown: Counter | None) -> list[Problem]:
+        """One per code with more than ``shown`` of it (None: the candidates,
+        as many as the cap lets each code), at its first one."""
+        out = []
         for code, n in self.counts.items():
             first = self.first.get(code)
-            if n > self.cap and first is not None:
-                out.append(Problem(
-                    code, f"{n - self.cap} more '{code}' diagnostics are not shown (at most {self.cap} "
-                    "per kind; see annoscore.maxDiagnostics)", first.line, first.start, first.end,
-                    first.severity))
-        return out + self.summaries
+            hidden = n - (min(n, self.cap) if shown is None else shown.get(code, 0))
+            if hidden > 0 and first is not None:
+                out.append(Problem(code, self._summary(code, hidden, n > self.cap, hidden > max(0, n - self.cap)),
+                                   first.line, first.start, first.end, first.severity))
+        return out
+
+    def _summed_up(self, shown: Counter | None) -> int:
+        """How many codes need a summary when ``shown`` (per code; None: the
+        candidates) are shown."""
+        cap = self.cap
+        return sum(1 for code, n in self.counts.items()
+                   if n > (min(n, cap) if shown is None else shown.get(code, 0)) and code in self.first)
+
+    def _summary(self, code: str, hidden: int, by_cap: bool, by_limit: bool) -> str:
+        if not by_limit:
+            return (f"{hidden} more '{code}' diagnostics are not shown (at most {self.cap} "
+                    "per kind; see annoscore.maxDiagnostics)")
+        if not by_cap:
+            return (f"{hidden} more '{code}' diagnostics are not shown (at most {self.limit} per document; "
+                    "see annoscore.maxDiagnosticsPerDocument; 'annoscore check' lists them all)")
+        return (f"{hidden} more '{code}' diagnostics are not shown (at most {self.cap} per kind and "
+                f"{self.limit} per document; see annoscore.maxDiagnostics and "
+                "annoscore.maxDiagnosticsPerDocument; 'annoscore check' lists them all)")

@@ -158,3 +158,19 @@ def test_a_severity_for_a_code_annoscore_does_not_have_is_reported():
         "cyclee": "off", "format-": "warning", "unknown-upos": "hint", "low-confidence": "off"}})
     assert set(settings.severities) == {"format-", "unknown-upos", "low-confidence"}
     assert len(problems) == 1 and "cyclee" in problems[0].message and "not a diagnostic code" in problems[0].message
+
+
+def test_the_limits_on_diagnostics_come_from_the_project_and_the_editor(tmp_path):
+    (tmp_path / "annoscore.toml").write_text("max_diagnostics = 50\nmax_diagnostics_per_document = 300\n")
+    settings, problems = load_project(tmp_path)
+    assert (settings.max_diagnostics, settings.max_diagnostics_per_document, problems) == (50, 300, [])
+    edited, problems = apply_editor_settings(settings, {"maxDiagnosticsPerDocument": 2000})
+    assert (edited.max_diagnostics, edited.max_diagnostics_per_document, problems) == (50, 2000, [])
+    for bad in (0, -1, 2.5, "100", True, None):
+        edited, problems = apply_editor_settings(settings, {"maxDiagnosticsPerDocument": bad})
+        assert edited.max_diagnostics_per_document == 300, bad
+        assert [p.message.split(":")[1].strip() for p in problems] == ["maxDiagnosticsPerDocument"], bad
+    (tmp_path / "annoscore.toml").write_text("max_diagnostics_per_document = 0\n")
+    settings, problems = load_project(tmp_path)
+    assert settings.max_diagnostics_per_document == Settings().max_diagnostics_per_document == 1000
+    assert len(problems) == 1 and "max_diagnostics_per_document" in problems[0].message

@@ -162,12 +162,19 @@ def test_a_long_cycle_costs_linear_time_and_output(tmp_path, capsys):
     # Each of them short (the cycle's words cut short in the middle): a few
     # hundred characters (indented JSON) beside the path, which pytest's workers make long.
     assert len(out) < (400 + len(str(path))) * n
-    # The editor's view is capped: the first ones, and one summary.
-    engine = Engine(str(tmp_path), Settings())
-    engine.open(str(path), str(path), pred, 1)
-    engine.rescore(str(path))
-    shown = [p for p in engine.diagnostics(str(path)) if p.code == "cycle"]
-    assert len(shown) == Settings().max_diagnostics + 1 and "more 'cycle' diagnostics" in shown[-1].message
+    # The editor's view is capped, per kind and per document: the first ones, and one summary.
+    for settings in (Settings(max_diagnostics_per_document=10_000), Settings()):
+        engine = Engine(str(tmp_path), settings)
+        engine.open(str(path), str(path), pred, 1)
+        engine.rescore(str(path))
+        everything = engine.diagnostics(str(path))
+        shown = [p for p in everything if p.code == "cycle"]
+        assert "more 'cycle' diagnostics" in shown[-1].message
+        assert len(shown) - 1 + int(shown[-1].message.split()[0]) == n  # (each one shown or counted)
+        assert len(everything) <= settings.max_diagnostics_per_document
+        if settings.max_diagnostics_per_document == 10_000:
+            assert len(shown) == settings.max_diagnostics + 1
+    assert len(everything) == Settings().max_diagnostics_per_document  # (the summaries take places)
 
 
 # --- low confidence -----------------------------------------------------------------

@@ -160,25 +160,34 @@ def test_an_edit_shows_the_other_sentences_findings_as_the_same_objects(tmp_path
     assert not any(a is b for a, b in zip(moved, after))
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_edits_racing_rescores_with_pages_and_a_cap_that_cuts_them(tmp_path, monkeypatch, seed):
+@pytest.mark.parametrize("seed,limit", [(0, 1000), (1, 1000), (2, 1000), (3, 12), (4, 40)])
+def test_edits_racing_rescores_with_pages_and_a_cap_that_cuts_them(tmp_path, monkeypatch, seed, limit):
     """The racing property again, on a document of many pages (pages of 3
     segments) with a cap of 2 diagnostics per code, so that the cap cuts
-    pages and sentences' low-confidence listings in every way: the
+    pages and sentences' low-confidence listings in every way, and (limit
+    12 or 40) a limit per document that cuts what the cap leaves: the
     diagnostics, the summaries of what is not shown among them, equal a
     fresh engine's."""
-    from incremental_support import VALIDATION_EDITS, race_and_compare
+    from incremental_support import VALIDATION_EDITS, open_pair, race_and_compare
     from validation_inject import inject, repeat
 
     monkeypatch.setattr(validation, "PAGE_SEGMENTS", 3)
     gold = repeat(BASE, 4)
     (tmp_path / "x.gold.conllu").write_text(gold, encoding="utf-8")
-    settings = Settings(max_diagnostics=2, validation=ValidationConfig(lang="en"))
+    settings = Settings(max_diagnostics=2, max_diagnostics_per_document=limit,
+                        validation=ValidationConfig(lang="en"))
     # Low confidence on every word whose MISC is empty.
     noisy = "\n".join(line[:-1] + "Conf=0.2" if line.count("\t") == 9 and line.endswith("\t_") else line
                       for line in inject(gold, seed).split("\n"))
     edits, compared = race_and_compare(tmp_path, noisy, VALIDATION_EDITS, 120, seed, settings)
     assert edits > 40 and compared > 5
+    engine, path = open_pair(tmp_path, noisy, name="x", settings=settings)
+    shown = engine.diagnostics(path)
+    summaries = [p for p in shown if " more " in p.message]
+    if limit < 1000:  # the limit cuts (with more kinds left out than it, their summaries only)
+        assert len(shown) == max(limit, len(summaries)) and any("per document" in p.message for p in summaries)
+    else:
+        assert 30 < len(shown) < limit and not any("per document" in p.message for p in summaries)
 
 
 def test_a_kept_document_wide_finding_follows_the_length_of_its_edited_line(tmp_path, monkeypatch):

@@ -44,7 +44,7 @@ def treebank(tmp_path):
     pred = make_prediction(gold, tmp_path / "x.conllu", seed=4, merge=0.1, cycle=True)
     text = with_confidences(pred.read_text(encoding="utf-8"), seed=5)
     pred.write_text(text, encoding="utf-8")
-    engine = Engine(str(tmp_path), Settings(max_diagnostics=1_000_000))
+    engine = Engine(str(tmp_path), Settings(max_diagnostics=1_000_000, max_diagnostics_per_document=1_000_000))
     path = str(pred)
     engine.open(path, path, text, 1)
     engine.rescore(path)
@@ -79,7 +79,8 @@ def test_every_place_in_order_both_ways_as_the_uncapped_diagnostics_show_them(tr
     assert len(walk(engine, path, "segmentation-mismatch")) >= 2
     # gold-diff with goldDiff off: the cells the gold-diff diagnostics show with it on.
     places = walk(engine, path, "gold-diff")
-    shown = Engine(engine.root, Settings(max_diagnostics=1_000_000, gold_diff=True))
+    shown = Engine(engine.root, Settings(max_diagnostics=1_000_000, max_diagnostics_per_document=1_000_000,
+                                           gold_diff=True))
     shown.open(path, path, engine.documents[path].store.text, 1)
     shown.rescore(path)
     assert places == diagnostics(shown, path, "gold-diff") and len(places) > 50

@@ -55,6 +55,7 @@ export function readRawSettings(): RawSettings {
     goldDiff: config.get('goldDiff'),
     sentences: config.get('sentences'),
     maxDiagnostics: config.get('maxDiagnostics'),
+    maxDiagnosticsPerDocument: config.get('maxDiagnosticsPerDocument'),
     files: { segmentation: config.get('files.segmentation'), labels: config.get('files.labels') },
     validation: {
       level: config.get('validation.level'), lang: config.get('validation.lang'),

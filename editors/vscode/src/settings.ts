@@ -47,6 +47,8 @@ export interface AnnoscoreSettings {
   sentences: SentenceMode;
   /** Diagnostics shown per code and document before one summary; a whole number ≥ 1. */
   maxDiagnostics: number;
+  /** Diagnostics shown per document in all, summaries included (errors first); a whole number ≥ 1. */
+  maxDiagnosticsPerDocument: number;
   files: { segmentation: string[]; labels: string[] };
   validation: { level: ValidationLevel; lang: string; dataDir: string; exclude: string[] };
   server: { command: string[] };
@@ -59,6 +61,7 @@ export const DEFAULT_SETTINGS: AnnoscoreSettings = {
   goldDiff: false,
   sentences: 'all',
   maxDiagnostics: 1000,
+  maxDiagnosticsPerDocument: 1000,
   files: { segmentation: [], labels: [] },
   validation: { level: 'auto', lang: '', dataDir: '', exclude: [] },
   server: { command: [] },
@@ -72,6 +75,7 @@ export interface RawSettings {
   goldDiff?: unknown;
   sentences?: unknown;
   maxDiagnostics?: unknown;
+  maxDiagnosticsPerDocument?: unknown;
   files?: { segmentation?: unknown; labels?: unknown };
   validation?: { level?: unknown; lang?: unknown; dataDir?: unknown; exclude?: unknown };
   server?: { command?: unknown };
@@ -152,15 +156,15 @@ export function normalizeSettings(raw: RawSettings): NormalizedSettings {
     }
   }
 
-  let maxDiagnostics = DEFAULT_SETTINGS.maxDiagnostics;
-  if (raw.maxDiagnostics !== undefined) {
-    if (typeof raw.maxDiagnostics === 'number' && Number.isSafeInteger(raw.maxDiagnostics) && raw.maxDiagnostics >= 1) {
-      maxDiagnostics = raw.maxDiagnostics;
-    } else {
-      report('maxDiagnostics', `must be a whole number of at least 1, not ${JSON.stringify(raw.maxDiagnostics)}; ` +
-        `using ${maxDiagnostics}`);
-    }
-  }
+  const count = (key: 'maxDiagnostics' | 'maxDiagnosticsPerDocument'): number => {
+    const value = raw[key];
+    if (value === undefined) return DEFAULT_SETTINGS[key];
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1) return value;
+    report(key, `must be a whole number of at least 1, not ${JSON.stringify(value)}; using ${DEFAULT_SETTINGS[key]}`);
+    return DEFAULT_SETTINGS[key];
+  };
+  const maxDiagnostics = count('maxDiagnostics');
+  const maxDiagnosticsPerDocument = count('maxDiagnosticsPerDocument');
 
   const segmentation = stringList(raw.files?.segmentation, 'files.segmentation', report);
   const labels = stringList(raw.files?.labels, 'files.labels', report);
@@ -169,7 +173,7 @@ export function normalizeSettings(raw: RawSettings): NormalizedSettings {
 
   return {
     settings: {
-      threshold, run, severities, goldDiff, sentences, maxDiagnostics,
+      threshold, run, severities, goldDiff, sentences, maxDiagnostics, maxDiagnosticsPerDocument,
       files: { segmentation, labels }, validation, server: { command },
     },
     problems,

@@ -282,10 +282,9 @@ class ConlluHandler:
                         not (roots_by_gold and p.code == "multiple-roots"):
                     shown.add(p, line)
         for info in filter(attrgetter("pair_problems"), infos):
-            problems = info.pair_problems
-            if shown.saturated(problems):  # past the cap: only counted
+            problems, line = info.pair_problems, info.first_line
+            if shown.saturated(problems, line):  # past the cap or the limit: only counted
                 continue
-            line = info.first_line
             for p in problems:
                 shown.add(p, line)
         self._low_confidence(index, settings, shown)

@@ -18,7 +18,8 @@ M.defaults = {
   -- without one, the file's own folder.
   root_markers = { "annoscore.toml", "pyproject.toml", ".git" },
   -- The server's "annoscore" settings section: threshold, run, severities,
-  -- goldDiff, sentences, maxDiagnostics, files, validation (UD validation:
+  -- goldDiff, sentences, maxDiagnostics, maxDiagnosticsPerDocument, files,
+  -- validation (UD validation:
   -- { level = "auto"|"off"|1-5, lang = "en", dataDir = "...", exclude = {...} }).
   settings = {},
   -- The server's log level on stderr (ANNOSCORE_LOG): Neovim files every

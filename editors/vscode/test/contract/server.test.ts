@@ -782,6 +782,29 @@ describe('the annoscore language server over stdio (wire contract)', { timeout: 
     });
   });
 
+  it('maxDiagnosticsPerDocument, pulled again: at most that many diagnostics, summaries included, errors first', async (t) => {
+    await withServer(t, async (session) => {
+      const { uri, diagnostics: everything } = await session.openPrediction();
+      const limit = 7; // (the prediction has 9 diagnostics of 6 kinds: summaries and the best-ranked)
+      assert.ok(everything.length > limit, `${everything.length} diagnostics to cut`);
+      const from = session.notifications.length;
+      session.configuration = { ...session.configuration, maxDiagnosticsPerDocument: limit };
+      await session.notify('workspace/didChangeConfiguration', { settings: null });
+      const published = (await session.nextDiagnostics(uri, from)).diagnostics;
+      assert.equal(published.length, limit, JSON.stringify(published));
+      const summaries = published.filter((d) => /more '.*' diagnostics are not shown/.test(messageOf(d)));
+      assert.ok(summaries.length >= 1 && summaries.length < limit, JSON.stringify(summaries));
+      assert.ok(summaries.every((d) => new RegExp(`at most ${limit} per document; see annoscore.maxDiagnosticsPerDocument`).test(messageOf(d))));
+      // Of the rest, the best-ranked: no error left out while a less severe one is shown.
+      const shown = published.filter((d) => !summaries.includes(d));
+      const worst = Math.max(...shown.map((d) => d.severity ?? 1));
+      const best = Math.min(...everything.filter((d) => !shown.some((s) => JSON.stringify(s) === JSON.stringify(d)))
+        .map((d) => d.severity ?? 1));
+      assert.ok(best >= worst, `left out severity ${best}, shown ${worst}`);
+      assert.deepEqual(session.warningsShown(), []);
+    });
+  });
+
   it('shutdown and exit end the process with exit code 0', async (t) => {
     await withServer(t, async (session) => {
       await session.openPrediction(); // with a document open and its folder watched

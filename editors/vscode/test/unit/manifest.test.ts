@@ -57,15 +57,17 @@ describe('package.json settings', () => {
     assert.deepEqual(settings['annoscore.run']!.enum, [...RUN_MODES]);
   });
 
-  it('offers the sentence modes with a description each, and maxDiagnostics as an integer of at least 1', () => {
+  it('offers the sentence modes with a description each, and the two diagnostics limits as integers of at least 1', () => {
     const sentences = settings['annoscore.sentences']!;
     assert.equal(sentences.type, 'string');
     assert.deepEqual(sentences.enum, [...SENTENCE_MODES]);
     assert.equal(sentences.enumDescriptions?.length, SENTENCE_MODES.length);
     assert.ok(sentences.enumDescriptions!.every((d) => d.length > 20));
-    const maxDiagnostics = settings['annoscore.maxDiagnostics']!;
-    assert.equal(maxDiagnostics.type, 'integer');
-    assert.equal(maxDiagnostics.minimum, 1);
+    for (const key of ['annoscore.maxDiagnostics', 'annoscore.maxDiagnosticsPerDocument']) {
+      const count = settings[key]!;
+      assert.equal(count.type, 'integer', key);
+      assert.equal(count.minimum, 1, key);
+    }
   });
 
   it('describes the main diagnostic codes under severities, and takes any other code', () => {

@@ -20,6 +20,7 @@ describe('settings normalization', () => {
       goldDiff: true,
       sentences: 'annotated',
       maxDiagnostics: 50,
+      maxDiagnosticsPerDocument: 400,
       files: { segmentation: ['seg/*.txt'], labels: ['**/*.labels.tsv'] },
       validation: { level: 4, lang: 'cop', dataDir: '/ud/tools/data', exclude: ['misc-attr-typo', 'MORPHO'] },
       server: { command: ['/venv/bin/annoscore', 'lsp'] },
@@ -32,6 +33,7 @@ describe('settings normalization', () => {
       goldDiff: true,
       sentences: 'annotated',
       maxDiagnostics: 50,
+      maxDiagnosticsPerDocument: 400,
       files: { segmentation: ['seg/*.txt'], labels: ['**/*.labels.tsv'] },
       validation: { level: 4, lang: 'cop', dataDir: '/ud/tools/data', exclude: ['misc-attr-typo', 'MORPHO'] },
       server: { command: ['/venv/bin/annoscore', 'lsp'] },
@@ -86,20 +88,22 @@ describe('settings normalization', () => {
     }
   });
 
-  it('takes maxDiagnostics as a whole number of at least 1, else uses 1000, saying so', () => {
-    for (const good of [1, 7, 1000, 250000]) {
-      const { settings, problems } = normalizeSettings({ maxDiagnostics: good });
-      assert.equal(settings.maxDiagnostics, good);
-      assert.deepEqual(problems, []);
-    }
-    for (const bad of [0, -5, 2.5, Number.NaN, Number.POSITIVE_INFINITY, '100', true, null, [10]]) {
-      const { settings, problems } = normalizeSettings({ maxDiagnostics: bad });
-      assert.equal(settings.maxDiagnostics, 1000, String(bad));
-      assert.deepEqual(problems.map((p) => p.setting), ['annoscore.maxDiagnostics'], String(bad));
-      assert.match(problems[0]!.message, /whole number of at least 1/);
-      assert.match(problems[0]!.message, /using 1000$/);
-    }
-  });
+  for (const key of ['maxDiagnostics', 'maxDiagnosticsPerDocument'] as const) {
+    it(`takes ${key} as a whole number of at least 1, else uses 1000, saying so`, () => {
+      for (const good of [1, 7, 1000, 250000]) {
+        const { settings, problems } = normalizeSettings({ [key]: good });
+        assert.equal(settings[key], good);
+        assert.deepEqual(problems, []);
+      }
+      for (const bad of [0, -5, 2.5, Number.NaN, Number.POSITIVE_INFINITY, '100', true, null, [10]]) {
+        const { settings, problems } = normalizeSettings({ [key]: bad });
+        assert.equal(settings[key], 1000, String(bad));
+        assert.deepEqual(problems.map((p) => p.setting), [`annoscore.${key}`], String(bad));
+        assert.match(problems[0]!.message, /whole number of at least 1/);
+        assert.match(problems[0]!.message, /using 1000$/);
+      }
+    });
+  }
 
   it('keeps the good settings when others are bad', () => {
     const { settings, problems } = normalizeSettings({ sentences: 'predicted', maxDiagnostics: 0, run: 'onType' });
@@ -149,5 +153,6 @@ describe('diagnostic codes and setting ownership', () => {
     // The server pulls these itself: a change needs no restart.
     assert.equal(isClientSetting('annoscore.sentences'), false);
     assert.equal(isClientSetting('annoscore.maxDiagnostics'), false);
+    assert.equal(isClientSetting('annoscore.maxDiagnosticsPerDocument'), false);
   });
 });
