@@ -239,11 +239,12 @@ class DiagnosticCap:
             entries = [(-s, -line, -start, -k, p) for s, line, start, k, p in sorted(self.heap, reverse=True)]
         # The summaries count towards the limit: each one shown leaves room for one problem fewer.
         room = len(entries)
+        shown = Counter(entry[4].code for entry in entries)
         while True:
-            shown = Counter(entry[4].code for entry in entries[:room])
             fits = max(0, min(room, self.limit - len(self.summaries) - self._summed_up(shown)))
             if fits == room:
                 break
+            shown.subtract(entry[4].code for entry in entries[fits:room])
             room = fits
         kept_entries = entries[:room]
         if ordered:  # in line order; on one place, the order they came in

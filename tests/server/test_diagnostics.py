@@ -54,11 +54,14 @@ def test_listings_show_what_adding_one_by_one_shows(seed):
 
 
 @pytest.mark.parametrize("seed", range(40))
-def test_a_listing_not_counted_past_the_cap_is_adding_while_there_is_room(seed):
+@pytest.mark.parametrize("per_document", [False, True])
+def test_a_listing_not_counted_past_the_cap_is_adding_while_there_is_room(seed, per_document):
     """``count_past_cap=False`` (the low-confidence diagnostics, summed up
-    by their own summary): what adding until the cap is reached shows."""
+    by their own summary): what adding until the cap is reached shows,
+    also with a limit per document that cuts them."""
     rng = random.Random(seed)
-    settings = Settings(max_diagnostics=rng.randint(1, 7), severities=SETTINGS)
+    settings = Settings(max_diagnostics=rng.randint(1, 7), severities=SETTINGS,
+                        max_diagnostics_per_document=rng.randint(1, 12) if per_document else 1000)
     one_by_one, listed = DiagnosticCap(settings), DiagnosticCap(settings)
     for line, problems in random_runs(rng):
         for p in problems:
