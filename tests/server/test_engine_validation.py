@@ -391,6 +391,16 @@ def test_the_helpers_give_what_validating_here_gives(tmp_path, monkeypatch):
     assert later.validation_pending(path) is None and found(later, path) == expected
 
 
+def test_the_helpers_yield_the_cpu_to_this_process():
+    """Their first validation runs while this process makes and publishes
+    its own first results, which the editor waits for."""
+    import os
+    if validation_parts.helpers() < 1 or not hasattr(os, "nice"):
+        pytest.skip("no helper processes, or no process priorities here")
+    theirs = validation_parts._get_pool().submit(os.nice, 0).result(timeout=60)
+    assert theirs == min(19, os.nice(0) + validation_parts.HELPER_NICENESS) > os.nice(0)
+
+
 def test_when_a_helper_fails_the_blocks_are_validated_here(tmp_path, monkeypatch):
     from validation_inject import inject, repeat
 
