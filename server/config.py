@@ -41,6 +41,7 @@ is its gold.
 from __future__ import annotations
 
 import fnmatch
+import json
 import os
 import re
 import sys
@@ -205,7 +206,10 @@ def _key_in_table_line(text: str, table: str, key: str | None) -> int:
 
 
 def _shown(value: Any) -> str:
-    """A value from a settings file in a message: its repr, cut short."""
+    """A value from a settings file in a message: its repr, cut short, with
+    true, false and null as the editor's JSON and TOML write them."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
     return excerpt(repr(value))
 
 

@@ -81,7 +81,7 @@ class DiagnosticCap:
         self.heap: list[tuple[int, int, int, int, Problem]] | None = None
         self.arrivals = 0
         self.first: dict[str, Problem] = {}    # per code: the first candidate (where its summary goes)
-        self.summaries: list[Problem] = []
+        self.cells: dict[str, tuple[int, int, str]] = {}  # codes summed up in cells (see `in_cells`)
         self.twins = None
 
     def _severity(self, code: str, default: Severity) -> Severity | None:
@@ -220,9 +220,14 @@ class DiagnosticCap:
                         self._keep(p)
                 first.setdefault(code, ps[0])
 
-    def extra(self, problem: Problem) -> None:
-        """A summary of the caller's own, past the cap (not counted)."""
-        self.summaries.append(problem)
+    def in_cells(self, code: str, total: int, past_cap: int, what: str) -> None:
+        """Sum ``code`` up in cells, not diagnostics: its diagnostics name
+        ``total`` cells (in the datum ``cells``, 1 when none), ``past_cap``
+        of them in diagnostics past the cap, which the caller did not add
+        (see `add_listing`'s ``count_past_cap``).  Its one summary says how
+        many of ``what`` ("cells below …") are not shown, whichever bound
+        left them out."""
+        self.cells[code] = (total, past_cap, what)
 
     def finish(self, ordered: bool = True) -> list[Problem]:
         """What is shown: the problems (in line order, unless ``ordered`` is
@@ -230,53 +235,73 @@ class DiagnosticCap:
         if self.heap is None:
             kept = self.problems
             # Within the limit, each code shows its candidates: the first `cap`.
-            if len(kept) + len(self.summaries) + len(self.counts) <= self.limit or \
-                    len(kept) + len(self.summaries) + self._summed_up(None) <= self.limit:
+            if len(kept) + len(self.counts) + len(self.cells) <= self.limit or \
+                    len(kept) + self._summed_up(None, None) <= self.limit:
                 out = sorted(kept, key=_ORDER) if ordered else list(kept)
-                return out + self._summaries(None) + self.summaries
+                return out + self._summaries(None, None)
             entries = sorted((p.severity, p.line, p.start, k, p) for k, p in enumerate(kept))
         else:
             entries = [(-s, -line, -start, -k, p) for s, line, start, k, p in sorted(self.heap, reverse=True)]
         # The summaries count towards the limit: each one shown leaves room for one problem fewer.
         room = len(entries)
         shown = Counter(entry[4].code for entry in entries)
+        cells = Counter()
+        for entry in entries:
+            if entry[4].code in self.cells:
+                cells[entry[4].code] += entry[4].datum("cells", 1)
         while True:
-            fits = max(0, min(room, self.limit - len(self.summaries) - self._summed_up(shown)))
+            fits = max(0, min(room, self.limit - self._summed_up(shown, cells)))
             if fits == room:
                 break
-            shown.subtract(entry[4].code for entry in entries[fits:room])
+            for entry in entries[fits:room]:
+                code = entry[4].code
+                shown[code] -= 1
+                if code in self.cells:
+                    cells[code] -= entry[4].datum("cells", 1)
             room = fits
         kept_entries = entries[:room]
         if ordered:  # in line order; on one place, the order they came in
             kept_entries.sort(key=lambda e: (e[1], e[2], e[3]))
-        return [e[4] for e in kept_entries] + self._summaries(shown) + self.summaries
+        return [e[4] for e in kept_entries] + self._summaries(shown, cells)
 
-    def _summaries(self, shown: Counter | None) -> list[Problem]:
-        """One per code with more than ``shown`` of it (None: the candidates,
-        as many as the cap lets each code), at its first one."""
+    def _hidden(self, code: str, n: int, shown: Counter | None, cells: Counter | None) -> int:
+        """How many of ``code`` are not shown when ``shown`` (per code; None:
+        the candidates, the first `cap` of each) are: diagnostics, or cells."""
+        if code in self.cells:
+            total, past_cap, _ = self.cells[code]
+            return past_cap if cells is None else total - cells.get(code, 0)
+        return n - (min(n, self.cap) if shown is None else shown.get(code, 0))
+
+    def _summaries(self, shown: Counter | None, cells: Counter | None) -> list[Problem]:
+        """One per code with some not shown, at its first one."""
         out = []
-        for code, n in self.counts.items():
+        for code, n in {**self.counts, **dict.fromkeys(self.cells, 0)}.items():
+            hidden = self._hidden(code, n, shown, cells)
+            if hidden <= 0:
+                continue
             first = self.first.get(code)
-            hidden = n - (min(n, self.cap) if shown is None else shown.get(code, 0))
-            if hidden > 0 and first is not None:
-                out.append(Problem(code, self._summary(code, hidden, n > self.cap, hidden > max(0, n - self.cap)),
-                                   first.line, first.start, first.end, first.severity))
+            if code in self.cells:
+                total, past_cap, what = self.cells[code]
+                by_cap, by_limit = past_cap > 0, hidden > past_cap
+                message = f"{hidden} more {what} are not shown ({self._bounds(by_cap, by_limit)})"
+            else:
+                message = (f"{hidden} more '{code}' diagnostics are not shown "
+                           f"({self._bounds(n > self.cap, hidden > max(0, n - self.cap))})")
+            out.append(Problem(code, message, first.line if first else 0, first.start if first else 0,
+                               first.end if first else 0, first.severity if first else Severity.HINT))
         return out
 
-    def _summed_up(self, shown: Counter | None) -> int:
-        """How many codes need a summary when ``shown`` (per code; None: the
-        candidates) are shown."""
-        cap = self.cap
-        return sum(1 for code, n in self.counts.items()
-                   if n > (min(n, cap) if shown is None else shown.get(code, 0)) and code in self.first)
+    def _summed_up(self, shown: Counter | None, cells: Counter | None) -> int:
+        """How many codes need a summary when ``shown`` are shown (see `_hidden`)."""
+        return sum(1 for code, n in {**self.counts, **dict.fromkeys(self.cells, 0)}.items()
+                   if self._hidden(code, n, shown, cells) > 0)
 
-    def _summary(self, code: str, hidden: int, by_cap: bool, by_limit: bool) -> str:
+    def _bounds(self, by_cap: bool, by_limit: bool) -> str:
+        """Which bounds left diagnostics out, and where to see them all."""
         if not by_limit:
-            return (f"{hidden} more '{code}' diagnostics are not shown (at most {self.cap} "
-                    "per kind; see annoscore.maxDiagnostics)")
+            return f"at most {self.cap} diagnostics per kind; see annoscore.maxDiagnostics"
         if not by_cap:
-            return (f"{hidden} more '{code}' diagnostics are not shown (at most {self.limit} per document; "
-                    "see annoscore.maxDiagnosticsPerDocument; 'annoscore check' lists them all)")
-        return (f"{hidden} more '{code}' diagnostics are not shown (at most {self.cap} per kind and "
-                f"{self.limit} per document; see annoscore.maxDiagnostics and "
-                "annoscore.maxDiagnosticsPerDocument; 'annoscore check' lists them all)")
+            return (f"at most {self.limit} diagnostics per document; see annoscore.maxDiagnosticsPerDocument; "
+                    "'annoscore check' lists them all")
+        return (f"at most {self.cap} diagnostics per kind and {self.limit} per document; see "
+                "annoscore.maxDiagnostics and annoscore.maxDiagnosticsPerDocument; 'annoscore check' lists them all")

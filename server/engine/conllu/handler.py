@@ -319,7 +319,7 @@ class ConlluHandler:
 
     def _low_confidence(self, index: SentenceIndex, settings: Settings, shown: DiagnosticCap) -> None:
         """Low-confidence cells become diagnostics only as far as they are
-        shown; the cells past the cap are summed up in one."""
+        shown; the cells not shown are summed up in one."""
         threshold, left = settings.threshold, index.low
         per_word = settings.low_confidence == "word"
         for info in filter(attrgetter("low"), index.infos):
@@ -329,13 +329,8 @@ class ConlluHandler:
             listing, cells = _low_listing(info, threshold, per_word, shown)
             shown.add_listing(listing, count_past_cap=False)
             left -= cells[min(room, len(cells)) - 1] if cells else 0
-        if left > 0 and shown.enabled("low-confidence"):
-            first = shown.first.get("low-confidence")
-            shown.extra(Problem(
-                "low-confidence", f"{left} more cells below the confidence threshold {threshold:g} are not "
-                f"shown (at most {shown.cap} diagnostics per kind; see annoscore.maxDiagnostics)",
-                first.line if first else 0, first.start if first else 0, first.end if first else 0,
-                first.severity if first else Severity.HINT))
+        if index.low and shown.enabled("low-confidence"):
+            shown.in_cells("low-confidence", index.low, left, f"cells below the confidence threshold {threshold:g}")
 
     def score(self, document) -> dict[str, Any]:
         results = results_of(document)
