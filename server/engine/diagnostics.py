@@ -186,7 +186,7 @@ class DiagnosticCap:
         limit lets the document (the listing must be made for these
         settings: see `Listing.settings`).  ``count_past_cap`` False: those
         past the cap are not counted either (the caller sums them up
-        itself, with `extra`)."""
+        itself: see `in_cells`)."""
         counts, cap, first = self.counts, self.cap, self.first
         by_code = listing.by_code
         outranked = listing.best is not None and self._outranked(*listing.best)
