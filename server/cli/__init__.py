@@ -65,10 +65,17 @@ def console() -> None:
     # Helpers left running would hold the output's pipes open after the exit.
     helpers = sys.modules.get("server.engine.conllu.validation_parts")
     if helpers is not None:
-        helpers.shutdown(wait=True)
+        helpers.shutdown(wait=True, final=True)
     if "multiprocessing" in sys.modules:
         for child in sys.modules["multiprocessing"].active_children():
             child.terminate()
+        # What multiprocessing would do at a normal exit: release its
+        # semaphores (a pool a thread still held, say, when the language
+        # server was told to exit during a first scoring), which its tracker
+        # process would otherwise report leaked on stderr.
+        finalizers = getattr(sys.modules.get("multiprocessing.util"), "_run_finalizers", None)
+        if finalizers is not None:
+            finalizers(0)
     os._exit(status)
 
 

@@ -209,6 +209,58 @@ def test_the_program_checks_a_large_file_with_helpers_and_ends_cleanly(capsys, t
     assert not left
 
 
+def test_the_language_server_told_to_exit_while_its_helpers_validate_ends_cleanly(tmp_path):
+    """``exit`` during a large document's first validation (the helpers at
+    work, a thread of the server holding their pool): exit status 0, and
+    nothing on stderr but the server's own log — multiprocessing's tracker
+    reported the pool's semaphores leaked, a line that Neovim files in its
+    log as an error."""
+    import subprocess
+    import time
+
+    if not Path("/proc/self/task").exists():
+        pytest.skip("needs /proc to see the helper processes")
+    text = inject(repeat(BASE, 240), 3)
+    (tmp_path / "annoscore.toml").write_text('lang = "en"\n[validation]\nlevel = 5\n', encoding="utf-8")
+    path = tmp_path / "big.conllu"
+    path.write_text(text, encoding="utf-8")
+    server = subprocess.Popen([sys.executable, "-m", "server.cli", "lsp"], cwd=tmp_path, stdin=subprocess.PIPE,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    def send(message: dict) -> None:
+        body = json.dumps(message).encode()
+        server.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        server.stdin.flush()
+
+    def descendants(pid: int) -> set[int]:
+        try:
+            children = {int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()}
+        except OSError:
+            return set()
+        return children.union(*(descendants(c) for c in children))
+
+    try:
+        send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+              "params": {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}}})
+        send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+        send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": path.as_uri(), "languageId": "conllu", "version": 1, "text": text}}})
+        # The helpers are the forkserver's children: wait until they are at work.
+        deadline = time.monotonic() + 60
+        while len(descendants(server.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        if len(descendants(server.pid)) < 2:
+            pytest.skip("no helper processes here")
+        send({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
+        send({"jsonrpc": "2.0", "method": "exit"})
+        _, err = server.communicate(timeout=60)
+    finally:
+        server.kill()
+    assert server.returncode == 0
+    log = [line for line in err.decode().splitlines() if not line.startswith("annoscore ")]
+    assert log == [], "\n".join(log[-5:])
+
+
 def _forkservers() -> set[str]:
     import subprocess
 

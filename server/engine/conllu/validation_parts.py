@@ -46,11 +46,12 @@ _pool: concurrent.futures.ProcessPoolExecutor | None = None
 _pool_lock = threading.Lock()
 _failures = 0   # pools that broke (a helper died)
 _broken = False  # helpers cannot be had here: blocks are validated in this process
+_stopped = False  # the program ends: no new helpers (see `shutdown`)
 
 
 def helpers() -> int:
     """How many helper processes there are to be (0: none, do it here)."""
-    return 0 if _broken else default_jobs()
+    return 0 if _broken or _stopped else default_jobs()
 
 
 # How much lower the helpers' priority is than this process's: on a machine
@@ -72,6 +73,8 @@ def _start_helper() -> None:
 def _get_pool() -> concurrent.futures.ProcessPoolExecutor:
     global _pool
     with _pool_lock:
+        if _stopped:
+            raise OSError("the helpers are stopped: the program ends")
         if _pool is None:
             _pool = concurrent.futures.ProcessPoolExecutor(
                 max_workers=default_jobs(), mp_context=forkserver_context(), initializer=_start_helper)
@@ -90,10 +93,14 @@ def _forget_pool() -> None:
         _pool = None
 
 
-def shutdown(wait: bool = False) -> None:
-    """Stop the helpers (the server shuts down; ``wait``: until they have ended)."""
-    global _pool
+def shutdown(wait: bool = False, final: bool = False) -> None:
+    """Stop the helpers (the server shuts down; ``wait``: until they have
+    ended).  ``final``: the program ends, so none are started again (a
+    rescore still running in another thread would start a pool that nothing
+    stops, and its semaphores would be reported leaked on stderr)."""
+    global _pool, _stopped
     with _pool_lock:
+        _stopped = _stopped or final
         if _pool is not None:
             _pool.shutdown(wait=wait, cancel_futures=True)
             _pool = None
