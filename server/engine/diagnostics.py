@@ -281,7 +281,7 @@ class DiagnosticCap:
                 continue
             first = self.first.get(code)
             if code in self.cells:
-                total, past_cap, what = self.cells[code]
+                _, past_cap, what = self.cells[code]
                 by_cap, by_limit = past_cap > 0, hidden > past_cap
                 message = f"{hidden} more {what} are not shown ({self._bounds(by_cap, by_limit)})"
             else:

@@ -84,7 +84,7 @@ def reference(settings: Settings, runs) -> tuple[Counter, Counter]:
     shown as leave room for a summary of each code with some not shown.
     Returns the problems shown and, per code, how many are not."""
     from server.config import severity_for
-    candidates, counts, first = [], Counter(), {}
+    candidates, counts = [], Counter()
     for line, problems in runs:
         for p in problems:
             s = severity_for(settings, p.code, p.severity)
@@ -202,7 +202,9 @@ def test_a_document_shows_its_best_ranked_diagnostics_within_the_limit(tmp_path,
     kept, summed_up = split(finished)
     assert len(finished) == limit
     assert not kept - Counter(everything)  # each one shown is one of the document's
-    rank = lambda p: (p.severity, p.line, p.start)  # noqa: E731
+    def rank(p: Problem) -> tuple:
+        return (p.severity, p.line, p.start)
+
     left_out = Counter(everything) - kept
     assert min(map(rank, left_out)) >= max(map(rank, kept))
     # (low confidence is summed up in cells: a diagnostic per word names its cells)

@@ -47,6 +47,7 @@ _pool_lock = threading.Lock()
 _failures = 0   # pools that broke (a helper died)
 _broken = False  # helpers cannot be had here: blocks are validated in this process
 _stopped = False  # the program ends: no new helpers (see `shutdown`)
+_handing_over: set[threading.Thread] = set()  # the threads of `BlockJob._submit` at work
 
 
 def helpers() -> int:
@@ -104,6 +105,9 @@ def shutdown(wait: bool = False, final: bool = False) -> None:
         if _pool is not None:
             _pool.shutdown(wait=wait, cancel_futures=True)
             _pool = None
+    if final:  # (they end at once now, letting go of the pool: not while the program ends)
+        for thread in list(_handing_over):
+            thread.join(timeout=10)
 
 
 def _validate_range(path: str, offset: int, size: int, lengths: list[int], flags: list[tuple[bool, bool]],
@@ -190,8 +194,10 @@ class BlockJob:
         self._left = len(ranges)
         # Handed over from a thread: the first job waits for the helpers to
         # start (the forkserver's imports), and this one has its own pass to make.
-        threading.Thread(target=self._submit, args=(ranges, settings), name="annoscore-validation-job",
-                         daemon=True).start()
+        thread = threading.Thread(target=self._submit, args=(ranges, settings), name="annoscore-validation-job",
+                                  daemon=True)
+        _handing_over.add(thread)
+        thread.start()
 
     def _submit(self, ranges: list[tuple[int, int, list[int], list[tuple[bool, bool]]]],
                 settings: ValidationSettings) -> None:
@@ -211,6 +217,9 @@ class BlockJob:
                 part_future.add_done_callback(self._part_done)
         except Exception as error:  # no helper: the caller does it itself
             self._fail(f"could not hand the blocks to a helper process: {error}")
+        finally:
+            pool = None  # (before the thread is said to be done: see `shutdown`)
+            _handing_over.discard(threading.current_thread())
 
     def _part_done(self, part: concurrent.futures.Future) -> None:
         with self._lock:
