@@ -524,7 +524,7 @@ def apply_editor_settings(settings: Settings, data: Any) -> tuple[Settings, list
     """The editor's ``annoscore`` section over ``settings``; keys it leaves out keep their value."""
     if data is None:
         return settings, []
-    reader = _Reader("annoscore settings")
+    reader = _Reader("editor settings")
     if not isinstance(data, dict):
         reader.problem("annoscore", f"must be an object, not {_shown(data)}")
         return settings, reader.problems

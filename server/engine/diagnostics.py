@@ -275,7 +275,7 @@ class DiagnosticCap:
     def _summaries(self, shown: Counter | None, cells: Counter | None) -> list[Problem]:
         """One per code with some not shown, at its first one."""
         out = []
-        for code, n in {**self.counts, **dict.fromkeys(self.cells, 0)}.items():
+        for code, n in self._codes():
             hidden = self._hidden(code, n, shown, cells)
             if hidden <= 0:
                 continue
@@ -293,8 +293,11 @@ class DiagnosticCap:
 
     def _summed_up(self, shown: Counter | None, cells: Counter | None) -> int:
         """How many codes need a summary when ``shown`` are shown (see `_hidden`)."""
-        return sum(1 for code, n in {**self.counts, **dict.fromkeys(self.cells, 0)}.items()
-                   if self._hidden(code, n, shown, cells) > 0)
+        return sum(1 for code, n in self._codes() if self._hidden(code, n, shown, cells) > 0)
+
+    def _codes(self):
+        """(code, how many were counted) for each code seen, and the codes summed up in cells."""
+        return {**self.counts, **dict.fromkeys(self.cells, 0)}.items()
 
     def _bounds(self, by_cap: bool, by_limit: bool) -> str:
         """Which bounds left diagnostics out, and where to see them all."""

@@ -171,7 +171,8 @@ def test_the_limits_on_diagnostics_come_from_the_project_and_the_editor(tmp_path
         assert edited.max_diagnostics_per_document == 300, bad
         assert [p.message.split(":")[1].strip() for p in problems] == ["maxDiagnosticsPerDocument"], bad
     _, problems = apply_editor_settings(settings, {"maxDiagnosticsPerDocument": True})
-    assert problems[0].message.endswith("not true; using the default")  # (as the editor's JSON wrote it)
+    assert problems[0].message == ("editor settings: maxDiagnosticsPerDocument: must be a whole number of at "
+                                   "least 1, not true; using the default")  # (true as the editor's JSON wrote it)
     (tmp_path / "annoscore.toml").write_text("max_diagnostics_per_document = 0\n")
     settings, problems = load_project(tmp_path)
     assert settings.max_diagnostics_per_document == Settings().max_diagnostics_per_document == 1000

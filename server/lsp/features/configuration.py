@@ -116,9 +116,7 @@ class Configuration(LanguageFeature):
     async def _report(self) -> None:
         server = self.server
         if self.problems and self.problems != self._shown:
-            text = "; ".join(p.message for p in self.problems[:5])
-            if not text.startswith("annoscore"):  # (each message names where it is: "annoscore settings: …")
-                text = "annoscore: " + text
+            text = "annoscore: " + "; ".join(p.message for p in self.problems[:5])
             if len(self.problems) > 5:
                 text += f"; and {len(self.problems) - 5} more"
             server.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=text))
