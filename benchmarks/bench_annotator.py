@@ -34,6 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_conllu import make_pair  # noqa: E402
 from bench_lsp import Client, published  # noqa: E402
+import results  # noqa: E402  (benchmarks/results.py: the dated results file)
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -54,12 +55,12 @@ def summary(seconds: list[float]) -> str:
 
 
 def in_process(prediction: Path, lines: list[int], samples: int) -> None:
-    from server.config import load_project
-    from server.engine import Engine
-    from server.engine.outline import sentence_outline
-    from server.engine.seek import find
-    from server.engine.tree import sentence_tree
-    from server.engine.treetext import render_tree
+    from annoscore.server.config import load_project
+    from annoscore.server.engine import Engine
+    from annoscore.server.engine.outline import segment_outlines
+    from annoscore.server.engine.seek import find
+    from annoscore.server.engine.tree import sentence_tree
+    from annoscore.server.engine.treetext import render_tree
 
     settings, _ = load_project(str(prediction.parent))  # (its annoscore.toml pairs it with its gold)
     engine = Engine(str(prediction.parent), settings)
@@ -76,7 +77,7 @@ def in_process(prediction: Path, lines: list[int], samples: int) -> None:
     print(f"  annoscore/tree, format text:   "
           f"{summary([timed(lambda: render_tree(sentence_tree(engine, key, line)))[0] for line in at])}")
     entries = []
-    print(f"  outline (documentSymbol):      {summary(timed(lambda: entries.append(sentence_outline(engine, key)), 5))}"
+    print(f"  outline (documentSymbol):      {summary(timed(lambda: entries.append([e for _, kept in segment_outlines(engine, key) for e in kept])), 5))}"
           f" — {len(entries[0]):,} sentences")
     feature = outline_feature(engine)
     uri = prediction.as_uri()
@@ -103,8 +104,8 @@ def in_process(prediction: Path, lines: list[int], samples: int) -> None:
 
 def outline_feature(engine):
     """The LSP feature, on a stand-in for the server (only what it reads)."""
-    from server.lsp.features.outline import SentenceOutline
-    from server.lsp.server import AnnoscoreServer
+    from annoscore.server.lsp.features.outline import SentenceOutline
+    from annoscore.server.lsp.server import AnnoscoreServer
 
     class Stand:
         key_for = staticmethod(AnnoscoreServer.key_for)
@@ -117,7 +118,7 @@ def outline_feature(engine):
 
 async def round_trips(prediction: Path, lines: list[int], samples: int) -> None:
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server.cli", "lsp", cwd=str(ROOT), stdin=asyncio.subprocess.PIPE,
+        sys.executable, "-m", "annoscore", "lsp", cwd=str(ROOT), stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, limit=1 << 26)
     client = Client(process)
     root = prediction.parent.as_uri()
@@ -180,4 +181,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(results.run(main, __file__))

@@ -25,9 +25,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from measure import run_measured  # noqa: E402
+import results  # noqa: E402  (benchmarks/results.py: the dated results file)
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = Path(os.environ.get("ANNOSCORE_SHARED", ROOT.parent / "shared"))
+from needs import require, shared_folder  # noqa: E402
+
+SHARED = shared_folder()
 METRICS = ["Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags", "Lemmas", "UAS", "LAS",
            "CLAS", "MLAS", "BLEX", "ELAS", "EULAS"]
 
@@ -46,6 +49,8 @@ def make_pair(workdir: Path, copies: int) -> tuple[Path, Path]:
     if gold.exists() and pred.exists():
         return gold, pred
     source = SHARED / "data" / "ud" / "UD_English-EWT" / "en_ewt-ud-train.conllu"
+    require("bench_conllu.py", [source, SHARED / "tools" / "mkpred.py"],
+            "the shared data (UD English-EWT's train and tools/mkpred.py, to make the pair)")
     text = source.read_text(encoding="utf-8").rstrip("\n") + "\n\n"
     with open(gold, "w", encoding="utf-8") as out:
         for k in range(copies):  # distinct sent_ids in each copy
@@ -74,7 +79,7 @@ def main() -> int:
     words = sum(1 for line in open(gold, encoding="utf-8") if line[:1].isdigit() and line.split("\t", 1)[0].isdigit())
     print(f"pair: {gold} ({gold.stat().st_size >> 20} MB), {pred} ({pred.stat().st_size >> 20} MB), {words} gold words")
 
-    command = [sys.executable, "-m", "server.cli", "evaluate", str(pred), str(gold), "--json"]
+    command = [sys.executable, "-m", "annoscore", "evaluate", str(pred), str(gold), "--json"]
     if args.jobs is not None:
         command += ["--jobs", str(args.jobs)]
     # This machine's speed drifts over minutes: annoscore runs once before
@@ -112,4 +117,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(results.run(main, __file__))

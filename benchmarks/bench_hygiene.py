@@ -29,27 +29,34 @@ import tempfile
 import time
 from pathlib import Path
 
+import results  # benchmarks/results.py: the dated results file
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from measure import run_measured  # noqa: E402
 
-from scorer.hygiene import LeakIndex, read_items, rules_from  # noqa: E402
-from scorer.hygiene.near import WORDS  # noqa: E402
-from scorer.hygiene.similar import jaccard  # noqa: E402
+from annoscore.scorer.hygiene import LeakIndex, read_items, rules_from  # noqa: E402
+from annoscore.scorer.hygiene.near import WORDS  # noqa: E402
+from annoscore.scorer.hygiene.similar import jaccard  # noqa: E402
+
+
+from needs import require, shared_folder  # noqa: E402
 
 
 def cli(*args: str):
-    return run_measured([sys.executable, "-m", "server.cli", *args])
+    return run_measured([sys.executable, "-m", "annoscore", *args])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--treebank", default=str(ROOT.parent / "shared" / "data" / "ud" / "UD_English-EWT"))
+    parser.add_argument("--treebank", default=str(shared_folder() / "data" / "ud" / "UD_English-EWT"))
     parser.add_argument("--sample", type=int, default=50)
     args = parser.parse_args()
     folder = Path(args.treebank)
     train, dev, test = (str(folder / f"en_ewt-ud-{s}.conllu") for s in ("train", "dev", "test"))
+    require("bench_hygiene.py", [Path(train), Path(dev), Path(test)],
+            "UD English-EWT's train, dev and test (--treebank DIR)")
 
     for near in ("digits", "digits,jaccard=0.8"):
         m = cli("leaks", train, dev, test, "--near", near)
@@ -97,4 +104,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(results.run(main, __file__))

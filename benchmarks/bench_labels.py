@@ -27,12 +27,14 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
+import results  # benchmarks/results.py: the dated results file
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from measure import best_of, run_measured  # noqa: E402
 
-from scorer.labels.evaluate import evaluate_files  # noqa: E402
+from annoscore.scorer.labels.evaluate import evaluate_files  # noqa: E402
 
 CLASSES = ["ce", "il", "elle", "ils", "elles", "cela", "on", "OTHER"]
 WEIGHTS = [30, 25, 12, 10, 4, 8, 3, 8]
@@ -157,7 +159,7 @@ def main() -> int:
             gold, pred = make_files(folder, args.items, setup)
             ours_time, result = best_of(args.repeat, lambda: evaluate_files(pred, gold))
             ref_time, reference = best_of(args.repeat, lambda: reference_scores(gold, pred))
-            command = [sys.executable, "-m", "server.cli", "evaluate", str(pred), str(gold), "--format", "labels",
+            command = [sys.executable, "-m", "annoscore", "evaluate", str(pred), str(gold), "--format", "labels",
                        "--json"]
             measured = min((run_measured(command) for _ in range(args.repeat)), key=lambda m: m.seconds)
             cli = json.loads(measured.stdout)
@@ -179,4 +181,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(results.run(main, __file__))

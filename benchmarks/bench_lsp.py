@@ -51,6 +51,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_conllu import make_pair  # noqa: E402
 from measure import PeakSampler, run_measured  # noqa: E402
+import results  # noqa: E402  (benchmarks/results.py: the dated results file)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -199,7 +200,7 @@ def cell_edits(text: str, count: int, seed: int, column: int) -> list[tuple[int,
 async def session(workdir: Path, prediction: Path, edits: int, form_edits: int, validating: bool = True) -> dict:
     """Open the prediction, then make one-cell edits; times in seconds."""
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server.cli", "lsp", cwd=str(workdir), stdin=asyncio.subprocess.PIPE,
+        sys.executable, "-m", "annoscore", "lsp", cwd=str(workdir), stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, limit=1 << 26)
     client = Client(process)
     sampler = PeakSampler(process.pid)  # the server and the processes it starts
@@ -299,7 +300,7 @@ def main() -> int:
     # turns, and each figure is the median over the rounds.
     evaluates, firsts, validateds, edits, form_edits, peaks, shown = [], [], [], [], [], [], []
     for round_number in range(args.rounds):
-        evaluate = run_measured([sys.executable, "-m", "server.cli", "evaluate", str(prediction), str(gold),
+        evaluate = run_measured([sys.executable, "-m", "annoscore", "evaluate", str(prediction), str(gold),
                                  "--json"])
         if evaluate.returncode != 0:
             print(evaluate.stderr, file=sys.stderr)
@@ -357,4 +358,4 @@ def shown_line(shown: list[tuple[int, int, float]]) -> str:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(results.run(main, __file__))

@@ -31,9 +31,11 @@ import tempfile
 import time
 from pathlib import Path
 
+import results  # benchmarks/results.py: the dated results file
+
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("ANNOSCORE_SHARED", ROOT.parent / "shared"))
-ANNOSCORE = [sys.executable, "-m", "server.cli"]
+ANNOSCORE = [sys.executable, "-m", "annoscore"]
 
 
 def make_predictions(workdir: Path) -> tuple[Path, Path, list[Path]]:
@@ -104,9 +106,9 @@ def main() -> None:
           f"{median['loop'] / median['jobs2']:.2f}x with two; raw counts equal: {'yes' if same else 'NO'}")
 
     # 2. The bootstrap on a 25k-word test set.
-    from scorer.conllu.counts import WORDS_GOLD
-    from scorer.conllu.evaluate import ConlluOptions, evaluate_files
-    from scorer.significance import approximate_randomization, pair_units, paired_bootstrap
+    from annoscore.scorer.conllu.counts import WORDS_GOLD
+    from annoscore.scorer.conllu.evaluate import ConlluOptions, evaluate_files
+    from annoscore.scorer.significance import approximate_randomization, pair_units, paired_bootstrap
 
     gold = SHARED / "data" / "ud" / "UD_English-EWT" / "en_ewt-ud-test.conllu"
     systems = []
@@ -136,4 +138,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(results.run(main, __file__))

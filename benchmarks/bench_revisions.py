@@ -31,6 +31,7 @@ from typing import Iterator
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_conllu import make_pair  # noqa: E402
 from measure import Measurement, run_measured  # noqa: E402
+import results  # noqa: E402  (benchmarks/results.py: the dated results file)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -51,7 +52,7 @@ def checkout(revision: str) -> Iterator[Path]:
 
 
 def evaluate(tree: Path, pred: Path, gold: Path, jobs: int | None) -> Measurement:
-    command = [sys.executable, "-m", "server.cli", "evaluate", str(pred), str(gold), "--json"]
+    command = [sys.executable, "-m", "annoscore", "evaluate", str(pred), str(gold), "--json"]
     if jobs is not None:
         command += ["--jobs", str(jobs)]
     env = dict(os.environ, PYTHONPATH=str(tree))
@@ -103,11 +104,13 @@ def main() -> int:
         if args.lsp:
             for side, tree in trees.items():
                 print(f"\n== bench_lsp.py of {side} ({tree})", flush=True)
-                subprocess.run([sys.executable, str(tree / "benchmarks" / "bench_lsp.py"), "--workdir",
-                                str(workdir), "--copies", str(args.copies)],
-                               cwd=str(tree), env=dict(os.environ, PYTHONPATH=str(tree)), check=False)
+                # Its output is printed from here, so that it is in this run's results file too.
+                report = subprocess.run([sys.executable, str(tree / "benchmarks" / "bench_lsp.py"), "--workdir",
+                                         str(workdir), "--copies", str(args.copies)], stdout=subprocess.PIPE, text=True,
+                                        cwd=str(tree), env=dict(os.environ, PYTHONPATH=str(tree)), check=False)
+                print(report.stdout, end="", flush=True)
     return 0 if same else 1
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(results.run(main, __file__))

@@ -26,13 +26,15 @@ import sys
 import tempfile
 from pathlib import Path
 
+import results  # benchmarks/results.py: the dated results file
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from measure import best_of, run_measured  # noqa: E402
 
-from scorer.segmentation.evaluate import evaluate_files  # noqa: E402
-from scorer.segmentation.tokens import SegmentationOptions  # noqa: E402
+from annoscore.scorer.segmentation.evaluate import evaluate_files  # noqa: E402
+from annoscore.scorer.segmentation.tokens import SegmentationOptions  # noqa: E402
 
 UPOS = ["ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM", "PART", "PRON", "PROPN",
         "PUNCT", "SCONJ", "SYM", "VERB", "X"]
@@ -199,7 +201,7 @@ def main() -> int:
             options = SegmentationOptions(fmt, pos)
             ours_time, result = best_of(args.repeat, lambda: evaluate_files(pred, gold, options))
             ref_time, reference = best_of(args.repeat, lambda: reference_scores(gold, pred, fmt, pos))
-            command = [sys.executable, "-m", "server.cli", "evaluate", str(pred), str(gold), "--json"]
+            command = [sys.executable, "-m", "annoscore", "evaluate", str(pred), str(gold), "--json"]
             if pos:
                 command.append("--pos")
             measured = min((run_measured(command) for _ in range(args.repeat)), key=lambda m: m.seconds)
@@ -224,4 +226,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(results.run(main, __file__))

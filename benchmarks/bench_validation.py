@@ -33,6 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from measure import run_measured  # noqa: E402
+import results  # noqa: E402  (benchmarks/results.py: the dated results file)
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("ANNOSCORE_SHARED", ROOT.parent / "shared"))
@@ -40,7 +41,7 @@ DEFAULT = SHARED / "data" / "ud" / "UD_English-EWT" / "en_ewt-ud-train.conllu"
 
 OURS = """
 import json, sys
-from scorer.validation import ValidationSettings, validate_file
+from annoscore.scorer.validation import ValidationSettings, validate_file
 result = validate_file(sys.argv[1], ValidationSettings(level=int(sys.argv[2]), lang=sys.argv[3]))
 print(json.dumps([[i.line, i.test_id] for i in result.incidents]))
 """
@@ -94,9 +95,9 @@ def two_processes(path: Path, level: int, lang: str, env: dict) -> float:
 
 def in_process(path: Path, level: int, lang: str) -> None:
     sys.path.insert(0, str(ROOT))
-    from scorer.validation import ValidationSettings, validate_block, validate_document, validate_text
-    from scorer.validation.langdata import LanguageData, installed_data_dir
-    from scorer.validation.text import cut
+    from annoscore.scorer.validation import ValidationSettings, validate_block, validate_document, validate_text
+    from annoscore.scorer.validation.langdata import LanguageData, installed_data_dir
+    from annoscore.scorer.validation.text import cut
 
     folder = installed_data_dir()
     start = time.perf_counter()
@@ -187,7 +188,7 @@ def main() -> int:
           f"{'yes' if same else 'NO'}")
     if not same:
         print(table(expected, got))
-    check = [sys.executable, "-m", "server.cli", "check", "--json", "--level", str(args.level),
+    check = [sys.executable, "-m", "annoscore", "check", "--json", "--level", str(args.level),
              "--lang", args.lang, str(path)]
     checks = [run_measured(check, env=env) for _ in range(args.runs)]
     if any(run.returncode not in (0, 1) for run in checks):
@@ -211,4 +212,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(results.run(main, __file__))

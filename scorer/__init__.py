@@ -4,7 +4,7 @@ Pure functions over text: no editor protocol, no threads, no printing.
 
 The Python API (`scorer.api`) is importable from here::
 
-    from scorer import evaluate_conllu, evaluate_many, evaluate_systems, compare_conllu
+    from annoscore.scorer import evaluate_conllu, evaluate_many, evaluate_systems, compare_conllu
 
 Its names are loaded on first use, so that ``import scorer`` stays cheap
 for the command line and the language server.

@@ -4,7 +4,7 @@ Each function returns what the matching command prints with ``--json``
 (dicts, lists, numbers, strings; proportions in [0, 1], raw counts beside
 them, a signature in every result)::
 
-    from scorer import evaluate_conllu, evaluate_many, evaluate_systems, compare_conllu
+    from annoscore.scorer import evaluate_conllu, evaluate_many, evaluate_systems, compare_conllu
 
     evaluate_conllu("pred.conllu", "gold.conllu", breakdown=["deprel"], confusions=5)
     evaluate_many("pred/", "gold/")                      # evaluate pred/ gold/ --json

@@ -55,10 +55,11 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .conllu.counts import Counts, metric_columns
-from .conllu.evaluate import ConlluOptions, evaluate_files
+from .conllu.evaluate import ConlluOptions, evaluate_files, unreadable_message
 from .conllu.reader import BinaryFileError
 from .conllu.report import conllu_json, conllu_signature, metric_names, score_json
 from .excerpt import excerpt
+from .reading import SETTINGS_LIMIT, read_named
 from .report import Signature, proportion
 
 # The metrics of the per-treebank table (the JSON has all of them).
@@ -151,11 +152,13 @@ def pair_directories(pred_dir: str | os.PathLike[str], gold_dir: str | os.PathLi
 
 
 def read_manifest(path: str | os.PathLike[str]) -> FilePairs:
-    """The pairs a manifest lists (``PRED GOLD [NAME]`` per line)."""
-    base = Path(path).parent
+    """The pairs a manifest lists (``PRED GOLD [NAME]`` per line), relative
+    paths against the manifest's folder; against the working folder when the
+    manifest is no regular file (``--manifest <(…)``: its folder is /dev/fd)."""
+    base = Path(path).parent if os.path.isfile(path) else Path(".")
     pairs = []
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_named(path, SETTINGS_LIMIT).decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise PairingError(f"{path}: cannot be read: {getattr(error, 'strerror', None) or error}") from None
     for number, line in enumerate(text.splitlines(), 1):
@@ -213,6 +216,12 @@ def score_pair(task: PairTask) -> dict[str, Any]:
         out.update(status=UNREADABLE, error=f"{getattr(error, 'filename', None) or spec.pred}: "
                                         f"{getattr(error, 'strerror', None) or error}")
         return out
+    unreadable = result.unreadable_file()
+    if unreadable is not None:  # text that is not CoNLL-U: nothing to score
+        side, problem = unreadable
+        out.update(status=UNREADABLE, error=unreadable_message(spec.pred if side == "system" else spec.gold,
+                                                               problem))
+        return out
     signature = conllu_signature(spec.pred, spec.gold, task.options, result.system_sha256 or "",
                                  result.gold_sha256 or "")
     if task.final:
@@ -236,17 +245,47 @@ def counts_zero(pair: dict, shared_task: bool) -> bool:
     return pair["status"] != SCORED or (shared_task and pair["refused"])
 
 
+def pair_counts(pair: dict, metric: str) -> tuple[int, int, int]:
+    """A scored pair's (correct, gold, system) counts of a metric, from its
+    raw counts or, in a report read back, from its result's metrics."""
+    if "counts" in pair:
+        values = pair["counts"]
+        return tuple(values[k] for k in metric_columns(metric))  # type: ignore[return-value]
+    m = pair["result"]["metrics"][metric]
+    return m["correct"], m["gold_total"], m["system_total"]
+
+
+def _f1(correct: int, gold: int, system: int) -> float:
+    return 2 * correct / (gold + system) if gold + system else 0.0
+
+
 def pair_f1(pair: dict, metric: str, shared_task: bool) -> float:
+    """A pair's F1 of a metric from its counts (0 when it counts as 0), unrounded."""
     if counts_zero(pair, shared_task):
         return 0.0
-    return Counts(list(pair["counts"])).score(metric).f1
+    return _f1(*pair_counts(pair, metric))
 
 
-def summarize(pairs: Sequence[dict], strict: bool = False, shared_task: bool = False) -> dict[str, Any]:
-    """Macro- and micro-averages of scored pairs (see the module docstring)."""
-    names = metric_names(strict)
-    macro = {m: proportion(sum(pair_f1(p, m, shared_task) for p in pairs) / len(pairs)) if pairs else None
-             for m in names}
+def micro_f1(pairs: Sequence[dict], metric: str, shared_task: bool) -> float:
+    """The micro-average F1 of a metric from the pairs' counts, unrounded
+    (a refused pair's correct counts as 0 with ``shared_task``)."""
+    correct = gold = system = 0
+    for p in pairs:
+        if p["status"] != SCORED:
+            continue
+        c, g, s = pair_counts(p, metric)
+        correct += 0 if shared_task and p["refused"] else c
+        gold, system = gold + g, system + s
+    return _f1(correct, gold, system)
+
+
+def macro_f1(pairs: Sequence[dict], metric: str, shared_task: bool) -> float | None:
+    """The macro-average of a metric, from the pairs' counts (unrounded)."""
+    return sum(pair_f1(p, metric, shared_task) for p in pairs) / len(pairs) if pairs else None
+
+
+def micro_counts(pairs: Sequence[dict], names: Sequence[str], shared_task: bool) -> Counts:
+    """The counts of the scored pairs summed (the micro-average's)."""
     total = Counts()
     for p in pairs:
         if p["status"] != SCORED:
@@ -255,6 +294,14 @@ def summarize(pairs: Sequence[dict], strict: bool = False, shared_task: bool = F
         if shared_task and p["refused"]:
             counts = _without_correct(counts, names)
         total += counts
+    return total
+
+
+def summarize(pairs: Sequence[dict], strict: bool = False, shared_task: bool = False) -> dict[str, Any]:
+    """Macro- and micro-averages of scored pairs (see the module docstring)."""
+    names = metric_names(strict)
+    macro = {m: proportion(macro_f1(pairs, m, shared_task)) for m in names}
+    total = micro_counts(pairs, names, shared_task)
     return {
         "treebanks": len(pairs),
         "scored": sum(p["status"] == SCORED for p in pairs),
@@ -297,8 +344,10 @@ def summarize_runs(runs: Sequence[dict], strict: bool = False, shared_task: bool
     return {
         "runs": len(runs),
         "treebanks": {name: {m: spread(v) for m, v in per.items()} for name, per in treebanks.items()},
-        "macro": {m: spread([run["macro"][m] for run in runs if run["macro"][m] is not None]) for m in names},
-        "micro": {m: spread([run["micro"][m]["f1"] for run in runs]) for m in names},
+        # From each run's counts, not its rounded averages: rounded once, at the end.
+        "macro": {m: spread([f for f in (macro_f1(run["pairs"], m, shared_task) for run in runs) if f is not None])
+                  for m in names},
+        "micro": {m: spread([micro_f1(run["pairs"], m, shared_task) for run in runs]) for m in names},
     }
 
 

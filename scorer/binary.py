@@ -12,15 +12,22 @@ problem saying what the file is and what to do, with a place:
   characters, a byte that is not UTF-8 is one character).  A text file has
   no NUL bytes, so the file is binary, or damaged there.
 
-A file with such a problem is not scored (there is no text to score, or a
-damaged one that a person must look at); every command says the same.
+A file with such a problem is not scored by `evaluate`, `compare`, `leaks`
+and the other commands that read a file whole (there is no text to score, or
+a damaged one that a person must look at).  `check`, `watch` and the editor
+tell the two kinds apart: a file that is not text at all (compressed, an
+archive, UTF-16/32) is that one error; a NUL inside text that is otherwise
+UTF-8 is `nul_note` — information at the NUL — and the text is checked and
+validated as it is, because the UD validator reads such a file and its
+findings (and its verdict) must stay its own.
 """
 
 from __future__ import annotations
 
 import os
 
-from .problems import Problem
+from .problems import Problem, Severity
+from .reading import open_file
 
 CODE = "format-binary"
 HEAD_BYTES = 8192  # how much of a file tells what it is
@@ -96,7 +103,7 @@ def text_binary_problem(text: str) -> Problem | None:
 def file_binary_problem(path: str | os.PathLike[str]) -> Problem | None:
     """`binary_problem` of a file, read a megabyte at a time (a large file
     is never held whole).  Raises OSError when it cannot be read."""
-    with open(path, "rb") as f:
+    with open_file(path) as f:
         head = f.read(HEAD_BYTES)
         what = what_it_is(head)
         if what is not None:
@@ -117,3 +124,21 @@ def file_binary_problem(path: str | os.PathLike[str]) -> Problem | None:
             offset += len(block)
             block = f.read(_READ)
     return None
+
+
+NUL_NOTE = ("a NUL byte: text has no NUL bytes, so the file may be damaged here "
+            "(checked and validated as it is; evaluate does not score it)")
+
+
+def nul_note(text: str) -> Problem | None:
+    """The information diagnostic of the first NUL in a text that is
+    otherwise text (see the module's docstring), or None."""
+    nul = text_binary_problem(text)
+    if nul is None:
+        return None
+    return Problem(CODE, NUL_NOTE, nul.line, nul.start, nul.end, Severity.INFORMATION)
+
+
+def is_stray_nul(problem: Problem) -> bool:
+    """Whether a `binary_problem` is a NUL in text (not a compressed or UTF-16 file)."""
+    return problem.message == NUL_MESSAGE

@@ -1,6 +1,6 @@
 """Every diagnostic code annoscore reports: its default severity and meaning.
 
-One registry, so that what the server says, what the README's tables list
+One registry, so that what the server says, what the docs' tables list
 and what the editor clients know cannot drift apart (a test holds all three
 to it).  A problem's severity shown to the user is its code's here (unless
 the user's ``severities`` setting says otherwise).
@@ -51,11 +51,14 @@ CODES: dict[str, Code] = {code.name: code for code in (
     Code("sentence-boundary", W, _CONLLU, "the prediction's sentences end elsewhere than gold's"),
     Code("missing-sentence", I, ("conllu", "segmentation"), "gold sentences (lines) the prediction lacks"),
     Code("gold-diff", H, _CONLLU, "a cell differs from gold (only with goldDiff)"),
+    Code("disagreement", I, _CONLLU, "another annotation of the same text fills a cell otherwise ([agreement])"),
     # Reading CoNLL-U.
     Code("format-columns", E, ("conllu", "labels"), "a line without the expected columns"),
     Code("format-spaces", E, _CONLLU, "spaces instead of a TAB between columns"),
     Code("format-id", E, ("conllu", "labels"), "an ID that cannot be read"),
     Code("format-id-order", E, _CONLLU, "a word ID out of order"),
+    Code("ids-out-of-sequence", E, _CONLLU, "IDs out of sequence (a line inserted, deleted or moved by hand): "
+         "in the editor, one error for the cause, its consequences related, with the fix that renumbers"),
     Code("format-mwt", E, _CONLLU, "a broken multiword range"),
     Code("format-empty-form", E, _CONLLU, "an empty FORM"),
     Code("format-head", E, _CONLLU, "HEAD not a number, or negative"),
@@ -89,6 +92,9 @@ CODES: dict[str, Code] = {code.name: code for code in (
     Code("leak", I, _CONLLU, "the sentence also occurs in an earlier split (train, or dev for test)"),
     # The project file.
     Code("config", W, ("project",), "an invalid setting in annoscore.toml or pyproject.toml"),
+    # Untrusted workspaces (server/workspace.py).
+    Code("gold-refused", W, ("conllu", "segmentation", "labels"),
+         "the gold the workspace names is not read: outside the project folder, or not a regular file"),
 )}
 
 
@@ -98,9 +104,3 @@ VALIDATION: dict[str, Code] = {
 
 ALL: dict[str, Code] = {**VALIDATION, **CODES}
 
-
-def default_severity(code: str, given: Severity) -> Severity:
-    """The severity a code is shown with by default (the registry's; a code
-    it does not know keeps the one it was made with)."""
-    known = ALL.get(code)
-    return known.severity if known is not None else given

@@ -48,6 +48,45 @@ def printable(text: str) -> str:
     return text
 
 
+def one_line(text: str) -> str:
+    """A message for one line of output: `printable` (a file name with a
+    newline in it cannot start a line of its own)."""
+    return printable(text)
+
+
+# Bidirectional formatting characters: in a file name they can make a
+# terminal show the name (and what follows it) in another order.  Words of
+# right-to-left languages keep them in text; names are escaped.
+_BIDI = {c: f"\\u{c:04x}" for c in [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]}
+
+
+def printable_name(name: str) -> str:
+    """A file name (or a path) made safe to print in any output format:
+    `printable`, and bidirectional controls escaped too.  Every command
+    shows paths through this (and so should every output format): a file
+    named ``a\x1b[31mRED\x1b[0m\nfake.conllu`` is shown as
+    ``a\\x1b[31mRED\\x1b[0m\\nfake.conllu``, one line, no colour."""
+    text = printable(name)
+    if not text.isascii():
+        text = text.translate(_BIDI)
+    return text
+
+
+# What may never reach a terminal raw: C0 controls but TAB and LF, DEL, C1
+# (CSI 0x9B starts an escape in some terminals), lone surrogates.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def terminal_safe(text: str) -> str:
+    """Output text with every control character but TAB and LF escaped, as
+    ``\\u001b``: the last guard of the command line's output, whatever a
+    message quotes.  (That form is also a valid escape inside a JSON string,
+    so JSON written with ``ensure_ascii=False`` stays JSON.)"""
+    if not _UNSAFE.search(text):
+        return text
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def excerpt(text: str, limit: int = LIMIT) -> str:
     """``text`` made safe to print, cut to ``limit`` characters (saying how
     many there were)."""

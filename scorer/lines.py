@@ -26,6 +26,7 @@ from typing import Iterator
 
 from .binary import binary_problem
 from .problems import Problem, Severity
+from .reading import open_file
 
 _SURROGATE = re.compile("[\udc80-\udcff]")
 
@@ -100,7 +101,7 @@ def line_blocks(text: str, size: int = 1 << 20) -> Iterator[tuple[int, list[str]
 
 def read_lines(path: str | os.PathLike[str]) -> LineFile:
     """Read a file's lines.  Raises OSError when the file cannot be read at all."""
-    with open(path, "rb") as f:
+    with open_file(path) as f:
         return decode_lines(f.read())
 
 

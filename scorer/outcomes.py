@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from . import __version__
+from .reading import DATA_LIMIT, read_named
 
 FORMAT_VERSION = 1
 
@@ -75,10 +76,12 @@ class OutcomeList:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> "OutcomeList":
         try:
-            with open(path, encoding="utf-8") as f:
-                data = json.load(f)
+            data = json.loads(read_named(path, DATA_LIMIT).decode("utf-8"))
         except (OSError, UnicodeDecodeError) as error:
-            raise OutcomeListError(f"{path}: cannot be read: {error}") from None
+            raise OutcomeListError(f"{path}: cannot be read: {getattr(error, 'strerror', None) or error}") from None
+        except RecursionError:
+            raise OutcomeListError(f"{path}: not an outcome list (made by annoscore evaluate --save-errors): "
+                                   "nested too deeply") from None
         except json.JSONDecodeError as error:
             raise OutcomeListError(f"{path}:{error.lineno}:{error.colno}: not an outcome list "
                                    f"(made by annoscore evaluate --save-errors): {error.msg}") from None

@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterable, Sequence
 from .batch import PairSpec
 from .comparison import compare_outcomes
 from .conllu.counts import Counts
-from .conllu.evaluate import ConlluOptions, evaluate_files
+from .conllu.evaluate import ConlluOptions, evaluate_files, unreadable_message
 from .conllu.reader import BinaryFileError
 from .outcomes import OutcomeList
 from .report import Signature, proportion
@@ -91,6 +91,10 @@ def score_side(task: SideTask) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as error:
         return {"error": f"{getattr(error, 'filename', None) or task.system}: "
                          f"{getattr(error, 'strerror', None) or error}"}
+    unreadable = result.unreadable_file()
+    if unreadable is not None:  # text that is not CoNLL-U: nothing to compare
+        side, problem = unreadable
+        return {"error": unreadable_message(task.system if side == "system" else task.gold, problem)}
     out.update(counts=result.counts.values, sha256=result.system_sha256, gold_sha256=result.gold_sha256,
                refused=result.official_would_refuse)
     return out

@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
 from . import __version__
+from .reading import open_file
 
 
 def file_sha256(path: str | os.PathLike[str]) -> str:
     digest = hashlib.sha256()
-    with open(path, "rb") as f:
+    with open_file(path) as f:
         while chunk := f.read(1 << 20):
             digest.update(chunk)
     return digest.hexdigest()

@@ -38,8 +38,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from incremental_support import VALIDATION_EDITS, copies, race_and_compare  # noqa: E402
 from lsp_support import GOLD, PRED  # noqa: E402
 
-from server.config import Settings  # noqa: E402
-from server.engine.conllu import validation  # noqa: E402
+from annoscore.server.config import Settings  # noqa: E402
+from annoscore.server.engine.conllu import validation  # noqa: E402
 
 
 def main() -> int:

@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scorer.codes import CODES, VALIDATION  # noqa: E402
+from annoscore.scorer.codes import CODES, VALIDATION  # noqa: E402
 
 TARGET = ROOT / "editors" / "vscode" / "src" / "codes.ts"
 

@@ -11,9 +11,13 @@ import os
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Iterable
 
-from scorer.problems import Problem
+from annoscore.scorer.problems import Problem
+from annoscore.scorer.reading import EMPTY, refusal
 
+from annoscore.scorer.excerpt import one_line, printable_name
 from .config import CONFIG_FILES, Settings, load_project, setup_for
+from . import workspace
+from .workspace import HOW_TO_ALLOW, is_inside
 
 if TYPE_CHECKING:
     from .engine.disk import DiskText
@@ -45,7 +49,8 @@ class Shown:
 
     def text(self) -> str:
         also = f" [{self.test_id}]" if self.test_id is not None and self.test_id != self.code else ""
-        return f"{self.path}:{self.line}:{self.column}: {self.severity} {self.code} {self.message}{also}"
+        return (f"{printable_name(self.path)}:{self.line}:{self.column}: {self.severity} {self.code} "
+                f"{one_line(self.message)}{also}")
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"path": self.path, "line": self.line, "column": self.column,
@@ -170,13 +175,20 @@ class DiskWorkspace:
         if document is not None and document.binary is not None:
             return "not scored: not a text file (see its format-binary diagnostic)"
         if document is not None and _is_empty(document.store):
-            return "empty: nothing to check"
+            return EMPTY if _no_bytes(key) else "no sentence: nothing to check"
         score = self.score(key)
         if score is not None and not score.get("metrics"):
             predictions = [shown_path(d.path) for d in self.engine.dependents(key) if d.path]
             if predictions:
                 return "the gold of " + ", ".join(predictions)
         return score_line(score)
+
+
+def _no_bytes(path: str) -> bool:
+    try:
+        return os.path.getsize(path) == 0
+    except OSError:
+        return False
 
 
 def _is_empty(store: Any) -> bool:
@@ -196,17 +208,37 @@ def shown_path(path: str) -> str:
     return path if relative == os.pardir or relative.startswith(os.pardir + os.sep) else relative
 
 
-def files_under(paths: Iterable[str]) -> list[str]:
-    """The files named, and the files inside the folders named (hidden folders skipped)."""
+def files_under(paths: Iterable[str], notes: list[str] | None = None) -> list[str]:
+    """The files named, and the files inside the folders named (hidden folders
+    skipped, symlinked folders not followed).  Inside a folder, what is not a
+    regular file (a FIFO, a device, a socket) and a symlink whose real path
+    leaves the folder walked and the project folder are skipped, each said
+    in ``notes`` (see `server.workspace`); the user named the folder, not them."""
     out = []
+    root = os.getcwd()
     for path in paths:
         if os.path.isdir(path):
             for folder, subfolders, names in os.walk(path):
                 subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
-                out += [os.path.join(folder, n) for n in sorted(names)]
+                for name in sorted(names):
+                    found = os.path.join(folder, name)
+                    why = refusal(found)
+                    if why is None and not workspace.allowed_by_command_line and not is_inside(found, [path, root]):
+                        why = (f"leads outside the folder walked and the project folder (to "
+                               f"{printable_name(os.path.realpath(found))}): not read; {HOW_TO_ALLOW}")
+                    if why is not None:
+                        if notes is not None and _interesting(found):
+                            notes.append(f"{printable_name(found)}: {why}; skipped")
+                        continue
+                    out.append(found)
         else:
             out.append(path)
     return out
+
+
+def _interesting(path: str) -> bool:
+    """A name annoscore would read (an extension it knows): worth a note when skipped."""
+    return os.path.splitext(path)[1].lower() in (".conllu", ".conll", ".txt", ".tsv")
 
 
 def score_line(score: dict[str, Any] | None) -> str:

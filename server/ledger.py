@@ -22,15 +22,18 @@ refused with what to do.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import tempfile
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from scorer.excerpt import excerpt, quoted
+from annoscore.scorer.excerpt import excerpt, printable, quoted
+from annoscore.scorer.reading import DATA_LIMIT, read_file
 
 FOLDER = ".annoscore"
 NAME = "final-runs.json"
@@ -67,21 +70,52 @@ class Run:
                 "overwrite": self.overwrite}
 
 
+def ledger_folder(root: str) -> str:
+    """The project's ``.annoscore`` folder, when it is a real folder inside
+    the project (or not there yet).  Raises LedgerError when it is a symlink
+    or not a folder: the ledger and its lock are never written elsewhere
+    than where the messages say, however the workspace was made."""
+    folder = os.path.join(root, FOLDER)
+    try:
+        status = os.lstat(folder)
+    except FileNotFoundError:
+        return folder
+    except OSError as error:
+        raise LedgerError(f"{printable(folder)}: cannot be read: {error.strerror or error}") from None
+    if stat.S_ISLNK(status.st_mode):
+        raise LedgerError(f"{printable(folder)} is a symlink (to {printable(os.path.realpath(folder))}): "
+                          "annoscore keeps the ledger of final runs only in the project's own .annoscore "
+                          "folder; make it a folder")
+    if not stat.S_ISDIR(status.st_mode):
+        raise LedgerError(f"{printable(folder)} is not a folder: annoscore keeps the ledger of final runs "
+                          "in it; move it away")
+    return folder
+
+
 def read_runs(root: str) -> list[dict[str, Any]]:
     """The runs recorded so far ([] without a ledger).  Raises LedgerError
-    when the file is there but is not a ledger."""
+    when the file is there but is not a ledger (nor a regular file in the
+    project's own .annoscore folder)."""
+    folder = ledger_folder(root)
+    lock = os.path.join(folder, ".lock")
+    if os.path.islink(lock):
+        raise LedgerError(f"{printable(lock)} is a symlink: annoscore does not follow it; remove it (the "
+                          "lock is made again)")
     path = ledger_path(root)
+    if os.path.islink(path):
+        raise LedgerError(f"{printable(path)} is a symlink: the ledger of final runs is a file of the "
+                          "project's own; restore it from version control, or move it away to start a new one")
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        data = read_file(path, DATA_LIMIT)
     except FileNotFoundError:
         return []
     except OSError as error:
-        raise LedgerError(f"{path}: cannot be read: {error.strerror or error}") from None
+        raise LedgerError(f"{printable(path)}: cannot be read: {error.strerror or error}") from None
     try:
         ledger = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise LedgerError(f"{path}: not a ledger of final runs ({excerpt(str(error), 80)}); restore it "
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+        what = "nested too deeply" if isinstance(error, RecursionError) else excerpt(str(error), 80)
+        raise LedgerError(f"{printable(path)}: not a ledger of final runs ({what}); restore it "
                           "from version control, or move it away to start a new one") from None
     runs = ledger.get("runs") if isinstance(ledger, dict) else None
     if not isinstance(runs, list) or not all(isinstance(r, dict) for r in runs):
@@ -107,14 +141,26 @@ def _umask() -> int:
 
 @contextmanager
 def _locked(root: str) -> Iterator[None]:
-    folder = os.path.join(root, FOLDER)
+    folder = ledger_folder(root)
     os.makedirs(folder, exist_ok=True)
+    folder = ledger_folder(root)  # (made meanwhile by another, perhaps)
     try:
         import fcntl
     except ImportError:  # pragma: no cover - Windows: no lock, the rename is still atomic
         yield
         return
-    with open(os.path.join(folder, ".lock"), "a") as lock:
+    lock_path = os.path.join(folder, ".lock")
+    try:  # never through a symlink: O_NOFOLLOW refuses one (ELOOP) instead of creating its target
+        fd = os.open(lock_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_NONBLOCK
+                     | getattr(os, "O_CLOEXEC", 0), 0o666)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise LedgerError(f"{printable(lock_path)} is a symlink: annoscore does not follow it; remove "
+                              "it (the lock is made again)") from None
+        raise
+    with os.fdopen(fd, "a") as lock:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise LedgerError(f"{printable(lock_path)} is not a regular file; remove it (the lock is made again)")
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             yield
@@ -148,8 +194,8 @@ def record(root: str, run: Run) -> None:
                 os.unlink(temporary)
                 raise
     except OSError as error:
-        raise LedgerError(f"{ledger_path(root)}: cannot be written: {error.strerror or error}; the final "
-                          "run was not recorded, so its result is not shown") from None
+        raise LedgerError(f"{printable(ledger_path(root))}: cannot be written: {error.strerror or error}; the "
+                          "final run was not recorded, so its result is not shown") from None
 
 
 def refusal(system: str, gold_path: str, earlier: dict[str, Any]) -> str:

@@ -20,11 +20,11 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 
-from scorer.conllu.evaluate import ConlluResult
-from scorer.conllu.repair import repaired_text
-from scorer.conllu.sentence import Sentence
-from scorer.excerpt import quoted
-from scorer.report import percent, render_table
+from annoscore.scorer.conllu.evaluate import ConlluResult
+from annoscore.scorer.conllu.repair import repaired_text
+from annoscore.scorer.conllu.sentence import Sentence
+from annoscore.scorer.excerpt import quoted
+from annoscore.scorer.report import percent, render_table
 
 
 TIMEOUT_SECONDS = 3600

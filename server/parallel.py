@@ -43,7 +43,8 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import BinaryIO, Callable, Iterator
 
-from scorer.conllu.evaluate import ConlluOptions, ConlluResult, ProgressCallback, evaluate_files, merge_results
+from annoscore.scorer.conllu.evaluate import ConlluOptions, ConlluResult, ProgressCallback, evaluate_files, merge_results
+from annoscore.scorer.reading import open_file
 
 MIN_BYTES = 16 << 20  # below this, starting processes costs more than it saves
 MIN_PART_BYTES = 256 << 10  # of gold: smaller parts cost more to start than they balance
@@ -257,7 +258,7 @@ def plan_parts(system_path: str, gold_path: str, shares: list[float]) -> Iterato
     lacks), the part before runs on to the end of the files; if the files
     cannot be cut at all, the one part yielded is the whole of both.
     """
-    with open(system_path, "rb") as system, open(gold_path, "rb") as gold:
+    with open_file(system_path) as system, open_file(gold_path) as gold:
         gold_size = os.fstat(gold.fileno()).st_size
         finder = _CutFinder(system, gold)
         start = (0, 0)
@@ -340,7 +341,7 @@ class _Hashes(threading.Thread):
         try:
             for path in self.paths:
                 digest = hashlib.sha256()
-                with open(path, "rb") as f:
+                with open_file(path) as f:
                     while chunk := f.read(SCAN):
                         digest.update(chunk)
                 self.digests.append(digest.hexdigest())

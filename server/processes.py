@@ -21,9 +21,9 @@ from typing import Any
 # What every process from the forkserver has imported before it starts.
 # "__main__": an editor starts the `annoscore` script, which each process
 # would otherwise run again (importing the whole command line) first.
-PRELOAD = ["__main__", "server.engine.conllu.parts", "server.engine.conllu.validation_parts"]
+PRELOAD = ["__main__", "annoscore.server.engine.conllu.parts", "annoscore.server.engine.conllu.validation_parts"]
 # Enough for validation helpers alone (a tenth of a second's imports, not half a second's).
-VALIDATION_PRELOAD = ["__main__", "server.engine.conllu.validation_parts"]
+VALIDATION_PRELOAD = ["__main__", "annoscore.server.engine.conllu.validation_parts"]
 
 _context: Any = None
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from annoscore.scorer.reading import SETTINGS_LIMIT, read_file
+
 CONFIG_FILES = ("annoscore.toml", "pyproject.toml")
 
 
@@ -22,20 +24,40 @@ def project_source(root: str | os.PathLike[str] | None) -> tuple[Path, str | Val
         return None
     own = Path(root) / CONFIG_FILES[0]
     for path in (own, Path(root) / CONFIG_FILES[1]):
-        if not path.is_file():
+        if not os.path.lexists(path):
             continue
         try:
-            data = path.read_bytes()
+            data = read_file(path, SETTINGS_LIMIT)
         except OSError as error:
             if path is own:
                 return path, error
             continue
-        if path is own or b"[tool.annoscore" in data:
+        if path is own or _has_table(data):
             try:
                 return path, data.decode("utf-8")
             except UnicodeDecodeError as error:
                 return path, error
     return None
+
+
+def shadowed_pyproject(root: str | os.PathLike[str] | None) -> tuple[Path, str] | None:
+    """A pyproject.toml with [tool.annoscore] beside an annoscore.toml (which
+    is the one read), and its text; None otherwise."""
+    if root is None or not (Path(root) / CONFIG_FILES[0]).is_file():
+        return None
+    path = Path(root) / CONFIG_FILES[1]
+    try:
+        data = path.read_bytes() if path.is_file() else b""
+    except OSError:
+        return None
+    return (path, data.decode("utf-8", "replace")) if _has_table(data) else None
+
+
+def _has_table(data: bytes) -> bool:
+    """Whether pyproject.toml's bytes have a [tool.annoscore] table (or its
+    sub-tables, or dotted keys): looked for in the text, not parsed, to
+    stay cheap; a false hit is parsed and found empty."""
+    return b"tool.annoscore" in data or b"[tool]" in data and b"annoscore" in data
 
 
 def project_root(start: str | os.PathLike[str]) -> str | None:

@@ -21,8 +21,8 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
-from scorer.conllu.blocks import BlockSplitter, normalize_newlines
-from scorer.problems import Problem
+from annoscore.scorer.conllu.blocks import BlockSplitter, normalize_newlines
+from annoscore.scorer.problems import Problem
 
 
 @dataclass(eq=False, slots=True)
@@ -42,6 +42,8 @@ class Segment:
     validation: object = None
     # Its sentences as outline entries, lines relative to it (made when the outline is asked).
     outline: tuple | None = None
+    # Its multiword tokens' folding ranges, lines relative to it (see server.engine.reading).
+    folds: list | None = None
     # Where its sentence occurs in earlier splits: (the index asked, the
     # occurrences) (see server.engine.splits).
     leaks: tuple | None = None

@@ -14,6 +14,19 @@ from pathlib import Path
 
 import pytest
 
+# The test tiers (CONTRIBUTING.md): `scripts/test --fast` runs the unit and
+# guard tests only (`-m "not slow"`); these modules are the slow tier, each for
+# one reason: the official tools on whole treebanks (oracle), a language server
+# process on the wire, a real editor, a build or an install.
+SLOW_MODULES = (
+    "tests/editors/*",                                              # real Neovim, real VS Code
+    "tests/server/test_lsp*.py",                                    # the server on the wire
+    "tests/scorer/test_*parity*.py", "tests/server/test_check_validation.py",  # oracles on treebanks
+    "tests/server/test_release.py", "tests/server/test_no_compiler.py",        # builds and installs
+    "tests/server/test_pre_commit_hook.py",
+    "tests/server/test_fuzz_check.py",                              # the fuzz campaign, in small
+)
+
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("ANNOSCORE_SHARED", ROOT.parent / "shared"))
 
@@ -26,6 +39,23 @@ def shared_path(*parts: str) -> Path:
     return path
 
 
+def pytest_configure(config):
+    # The official tools' results, shared by the workers and kept between
+    # runs (tests/oracle_cache.py); without the cache plugin, per process.
+    import oracle_cache
+
+    cache = getattr(config, "cache", None)
+    oracle_cache.configure(cache.mkdir("annoscore-oracle") if cache is not None else None)
+
+
+def pytest_collection_modifyitems(config, items):
+    slow = pytest.mark.slow
+    for item in items:
+        where = Path(str(item.path)).relative_to(ROOT)
+        if any(where.match(pattern) for pattern in SLOW_MODULES):
+            item.add_marker(slow)
+
+
 @pytest.fixture
 def shared():
     return shared_path
@@ -33,7 +63,7 @@ def shared():
 
 def read_file(path):
     """A whole CoNLL-U file read into sentences (the file reader's problems too)."""
-    from scorer.conllu.reader import ConlluDocument, ConlluFileReader
+    from annoscore.scorer.conllu.reader import ConlluDocument, ConlluFileReader
     reader = ConlluFileReader(path)
     sentences = list(reader)
     return ConlluDocument(sentences, reader.problems)
@@ -62,13 +92,20 @@ def conllu(*sentences: str) -> str:
 
 
 def official_counts(gold: Path, system: Path) -> dict[str, tuple]:
-    """Raw counts from udtools' copy of conll18_ud_eval.py (the test oracle)."""
-    from udtools import udeval
+    """Raw counts from udtools' copy of conll18_ud_eval.py (the test oracle),
+    remembered on disk by both files' bytes and udtools' code (oracle_cache)."""
+    from oracle_cache import remembered
 
-    g = udeval.load_conllu_file(str(gold))
-    s = udeval.load_conllu_file(str(system))
-    result = udeval.evaluate(g, s)
-    return {name: (m.correct, m.gold_total, m.system_total, m.aligned_total) for name, m in result.items()}
+    def run() -> dict[str, list]:
+        from udtools import udeval
+
+        g = udeval.load_conllu_file(str(gold))
+        s = udeval.load_conllu_file(str(system))
+        result = udeval.evaluate(g, s)
+        return {name: [m.correct, m.gold_total, m.system_total, m.aligned_total] for name, m in result.items()}
+
+    stored = remembered("udeval", [gold, system], [], run)
+    return {name: tuple(counts) for name, counts in stored.items()}
 
 
 def mkpred(gold: Path, out: Path, seed: int, *options: str) -> Path:

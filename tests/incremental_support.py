@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import random
 
-from server.config import Settings
-from server.engine import Engine
-from server.engine.conllu.handler import results_of
+from annoscore.server.config import Settings
+from annoscore.server.engine import Engine
+from annoscore.server.engine.conllu.handler import results_of
 
 
 def open_pair(tmp_path, pred_text, name="x", settings=None):

@@ -9,7 +9,7 @@ from pathlib import Path
 from lsprotocol import types
 
 ROOT = Path(__file__).resolve().parent.parent
-SERVER = [sys.executable, "-m", "server.cli", "lsp"]
+SERVER = [sys.executable, "-m", "annoscore", "lsp"]
 # Client presets shipped with pytest-lsp: VS Code (UTF-16, dynamic registration),
 # Neovim 0.11 (UTF-8 positions, no dynamic watched files), Neovim 0.7.
 PRESETS = ["visual-studio-code", "neovim@v0.11.0", "neovim@v0.7.0"]
@@ -234,3 +234,17 @@ class RawServer:
             self.process.kill()
             self.process.wait()
             raise
+
+
+def sentence_outline(engine, key: str):
+    """The outline's entries of a CoNLL-U document in order, lines absolute
+    (`segment_outlines` gives them relative to their segments); None for
+    another document."""
+    from annoscore.server.engine.outline import OutlineEntry, segment_outlines
+
+    walk = segment_outlines(engine, key)
+    if walk is None:
+        return None
+    return [OutlineEntry(e.sent_id, e.detail, base + e.first_line, e.first_text,
+                         base + e.last_line, e.last_text, e.unparsed, e.refused)
+            for base, entries in walk for e in entries]

@@ -13,14 +13,15 @@ import math
 import re
 from itertools import accumulate, repeat
 from operator import gt
-from typing import Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Sequence
 
 from ..excerpt import excerpt, quoted
 from ..problems import Problem, Severity
 from .columns import cell_span
 from .sentence import MISC, Sentence
+
+if TYPE_CHECKING:
+    import numpy as np
 
 CONF_COLUMNS = ("UPOS", "XPOS", "LEMMA", "FEATS", "HEAD", "DEPREL")
 _COLUMN_INDEX = {"UPOS": 3, "XPOS": 4, "LEMMA": 2, "FEATS": 5, "HEAD": 6, "DEPREL": 7}
@@ -192,6 +193,8 @@ def count_low_many(misc: Sequence[str], words: Sequence[int], threshold: float) 
             values = [piece.partition("|")[0] for piece in joined.replace("\n", "|").split("Conf=")[1:]]
             low = _per_word_low(values, total, threshold)
         if low is not None:
+            import numpy as np  # (when first needed: its import costs 0.1-0.2 s)
+
             per_word = np.zeros(n, dtype=np.int64)
             per_word[np.array(per_word_conf, dtype=bool)] = low  # words without Conf: 0
             starts = np.fromiter(accumulate(words, initial=0), dtype=np.int64, count=len(words) + 1)[:-1]
@@ -217,6 +220,8 @@ def _fixed_width_low(values: list[str], threshold: float) -> np.ndarray | None:
     each number as an integer over a power of ten.  That division is
     correctly rounded, so it gives the very float that ``float(text)`` gives,
     and compares with the threshold exactly as the exact parser does."""
+    import numpy as np  # (when first needed: its import costs 0.1-0.2 s)
+
     first = values[0]
     width, n = len(first), len(values)
     joined = "".join(values)
@@ -265,6 +270,8 @@ def _fixed_width_low(values: list[str], threshold: float) -> np.ndarray | None:
 def _per_word_low(values: list[str], n: int, threshold: float) -> np.ndarray | None:
     """Cells below the threshold per word, when every word has one Conf value
     of the same shape (all whole numbers, or the same names in the same order)."""
+    import numpy as np  # (when first needed: its import costs 0.1-0.2 s)
+
     fixed = _fixed_width_low(values, threshold)
     if fixed is not None:
         return fixed

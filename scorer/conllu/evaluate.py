@@ -26,10 +26,11 @@ gold's.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from typing import Callable, Sequence
 
+from ..excerpt import quoted
 from ..gcpause import gc_paused
 from ..problems import Problem
 from ..stats import CalibrationTable, ThresholdReport
@@ -39,7 +40,7 @@ from .counts import Counts
 from .gold import GoldFile
 from .chunks import ChunkCounter, IdenticalBatch
 from .pairing import Chunk, Mismatch, SentencePairer
-from .bulk import PlainPairs
+from .lane import plain_pairs
 from .parse import parse_blocks, read_comments
 from .reader import ConlluFileReader
 from .identical import identity_ready
@@ -162,6 +163,29 @@ class ConlluResult:
     # With ConlluOptions.units: every counted unit in the order counted;
     # their counts add up to ``counts``.
     units: list[Unit] | None = None
+    # Whether the gold sentences were counted in gold's order, one after the
+    # other: the official scorer reads each file as one running text, so a
+    # prediction in another order is refused even where pairing by sent_id
+    # scores it.
+    gold_in_order: bool = True
+    # Sentences none of whose token lines could be read (not ten columns, no
+    # word ID: text that is not CoNLL-U), and the first such line's problem
+    # (absolute lines).  When every sentence of a file is so, the file is not
+    # CoNLL-U and the command line says so (`unreadable_file`).
+    system_unreadable: int = 0
+    gold_unreadable: int = 0
+    system_unreadable_first: Problem | None = None
+    gold_unreadable_first: Problem | None = None
+
+    def unreadable_file(self) -> tuple[str, Problem] | None:
+        """("system" or "gold", the first problem) when no sentence of that
+        file could be read, else None."""
+        for side, total, bad, first in (
+                ("system", self.system_sentences, self.system_unreadable, self.system_unreadable_first),
+                ("gold", self.gold_sentences, self.gold_unreadable, self.gold_unreadable_first)):
+            if total and bad == total and first is not None:
+                return side, first
+        return None
 
     def move_down(self, system_lines: int, gold_lines: int) -> None:
         """Move every line number this many lines down: for a part scored
@@ -173,11 +197,48 @@ class ConlluResult:
                 ref.reasons = [p.shifted(lines) for p in ref.reasons]
         self.system_file_problems = [p.shifted(system_lines) for p in self.system_file_problems]
         self.gold_file_problems = [p.shifted(gold_lines) for p in self.gold_file_problems]
+        if self.system_unreadable_first is not None:
+            self.system_unreadable_first = self.system_unreadable_first.shifted(system_lines)
+        if self.gold_unreadable_first is not None:
+            self.gold_unreadable_first = self.gold_unreadable_first.shifted(gold_lines)
 
     @property
     def official_would_refuse(self) -> bool:
+        """What the official scorer does with the two files as given,
+        whatever the options: it refuses a file it cannot read (a refusing
+        problem, a HEAD `_`) and a pair whose texts differ (a gold sentence
+        missing, a predicted one not in gold, another order)."""
         return bool(self.refused.count or self.unmatched.count or self.gold_refused.count
+                    or self.missing.count or self.unparsed.count or self.excluded.count
+                    or not self.gold_in_order
                     or any(p.refuses for p in self.system_file_problems + self.gold_file_problems))
+
+
+# Problems that mean a token line could not be read as one.
+_UNREAD_CODES = frozenset({"format-columns", "format-id"})
+
+
+def unreadable_problem(sentence: Sentence) -> Problem | None:
+    """The first problem of a sentence none of whose token lines could be
+    read as a CoNLL-U line (absolute line), or None."""
+    bad: dict[int, Problem] = {}
+    for p in sentence.problems:
+        if p.code in _UNREAD_CODES:
+            bad.setdefault(p.line, p)
+    if not bad:
+        return None
+    for k, line in enumerate(sentence.lines):
+        if line and not line.startswith("#") and k not in bad:
+            return None
+    first = bad[min(bad)]
+    shown = replace(first, message=f"{first.message}: {quoted(sentence.lines[first.line])}")
+    return shown.shifted(sentence.first_line)
+
+
+def unreadable_message(path: str, problem: Problem) -> str:
+    """One line for a file no sentence of which could be read."""
+    return (f"{problem.location(path)}: not CoNLL-U: no sentence of this file could be read "
+            f"(the official scorer refuses it): {problem.message}")
 
 
 def _ref(sentence: Sentence, reasons: Sequence[Problem] = ()) -> SentenceRef:
@@ -216,6 +277,7 @@ class ConlluEvaluator:
         # The bulk lane needs nothing per word beyond counts.
         self.bulk = not self._details and chunk_sink is None
         self._queue: list[tuple[int, str]] = []  # system blocks (first line, text)
+        self._next_gold = 0  # the gold sentence the official walk takes next
 
     # --- gold ------------------------------------------------------------------
 
@@ -224,6 +286,10 @@ class ConlluEvaluator:
         problems += [p for p in tree_problems(sentence) if p.refuses]
         if problems:
             self.result.gold_refused.add(_ref(sentence, problems))
+            unread = unreadable_problem(sentence)
+            if unread is not None:
+                self.result.gold_unreadable += 1
+                self.result.gold_unreadable_first = self.result.gold_unreadable_first or unread
 
     # --- system ----------------------------------------------------------------
 
@@ -258,7 +324,7 @@ class ConlluEvaluator:
                 candidates.append((position, index))
                 system_lines.append(None if start < 0 else body[start:])
                 gold_lines.append(gold.token_lines(index))
-        batch = PlainPairs(system_lines, gold_lines)
+        batch = plain_pairs(system_lines, gold_lines)
         chosen = [False] * len(candidates)
         units = self.result.units
         each = batch.counts_each() if units is not None else None  # per passed pair
@@ -270,6 +336,7 @@ class ConlluEvaluator:
                 index = candidates[k][1]
                 if batch.passed[k] and self.counter.idle and self.pairer.can_claim(index):
                     self.pairer.claim(index)
+                    self._in_order(index, index)
                     if result.system_ids is not None:
                         result.system_ids.append(gold.sent_ids[index])  # found by this sent_id
                     gold.take_clean(index)
@@ -298,6 +365,11 @@ class ConlluEvaluator:
             result.unparsed.add(_ref(sentence))
         elif reasons:
             result.refused.add(_ref(sentence, reasons))
+        if reasons or sentence.is_unparsed:
+            unread = unreadable_problem(sentence)
+            if unread is not None:
+                result.system_unreadable += 1
+                result.system_unreadable_first = result.system_unreadable_first or unread
         if self.result.calibration is not None or self.result.threshold is not None:
             confidences, problems = word_confidences(sentence)
             self._conf[id(sentence)] = confidences
@@ -368,7 +440,15 @@ class ConlluEvaluator:
                 self._outcomes[k] = self._missing_outcomes(sentence)
         self.gold.release(k)
 
+    def _in_order(self, first: int, last: int) -> None:
+        """Gold sentences ``first``..``last`` are counted next."""
+        if first != self._next_gold:
+            self.result.gold_in_order = False
+        self._next_gold = last + 1
+
     def _scored(self, gold_indices: list[int], system: list[Sentence]) -> None:
+        if gold_indices:
+            self._in_order(min(gold_indices), max(gold_indices))
         self.result.scored_gold_sentences += len(gold_indices)
         self.result.scored_system_sentences += len(system)
         for k in gold_indices:
@@ -522,6 +602,11 @@ def merge_results(parts: list[ConlluResult]) -> ConlluResult:
             mine.count += theirs.count
             mine.items.extend(theirs.items[:max(0, LISTED - len(mine.items))])
         merged.system_file_problems += part.system_file_problems
+        merged.gold_in_order = merged.gold_in_order and part.gold_in_order
+        merged.system_unreadable += part.system_unreadable
+        merged.gold_unreadable += part.gold_unreadable
+        merged.system_unreadable_first = merged.system_unreadable_first or part.system_unreadable_first
+        merged.gold_unreadable_first = merged.gold_unreadable_first or part.gold_unreadable_first
         merged.gold_file_problems += part.gold_file_problems
         if part.calibration is not None:
             if merged.calibration is None:

@@ -21,6 +21,7 @@ from ..problems import Problem
 from .sentence import Sentence
 from .blocks import BlockSplitter, encoding_problems, iter_blocks
 from .parse import parse_blocks
+from ..reading import open_file
 
 
 CHUNK_SIZE = 64 << 10  # small enough that a chunk and the blocks cut from it stay in the core's cache
@@ -127,7 +128,7 @@ class ConlluFileReader:
         whole = self.start == 0 and self.end is None
         splitter = BlockSplitter(self.first_line, at_file_start=self.start == 0)
         digest = hashlib.sha256() if whole else None
-        with open(self.path, "rb") as raw:
+        with open_file(self.path) as raw:
             binary = binary_problem(raw.read(HEAD_BYTES))
             if binary is not None:
                 raise BinaryFileError(self.path, binary)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..file_problems import file_problem_lines
 from ..excerpt import identifier, quoted
 from ..problems import Problem
 from ..report import Signature, percent, proportion, render_table
@@ -286,9 +287,9 @@ def conllu_text(result: ConlluResult, signature: Signature, counts: bool = False
     if result.gold_refused.count:
         lines += _list_lines("The official scorer would refuse these gold sentences",
                              result.gold_refused, _reasons)
-    for role, problems in (("prediction", result.system_file_problems), ("gold", result.gold_file_problems)):
-        for p in problems:
-            lines.append(f"In the {role} file, line {p.line + 1}: {p.message}")
+    for role, key, problems in (("prediction", "pred", result.system_file_problems),
+                                ("gold", "gold", result.gold_file_problems)):
+        lines += file_problem_lines(role, problems, signature.files.get(key, {}).get("path"))
     if result.conf_problems.count:
         lines += _list_lines("Malformed Conf values", result.conf_problems,
                              lambda ref: ref.reasons[0].message)

@@ -235,6 +235,12 @@ class _Side:
                 self.children.setdefault(h, []).append(x)
 
 
+def word_spans(sentence: Sentence) -> WordSpans:
+    """A sentence's words as `align.align_words` takes them (for callers that
+    align words themselves, such as `scorer.agreement`)."""
+    return _Side([sentence], GOLD_NO_HEAD).spans
+
+
 def one_side_counts(sentence: Sentence, gold: bool) -> Counts:
     """Counts of a sentence with nothing on the other side (a gold sentence
     missing from the prediction, or a predicted one that is not gold's): it

@@ -16,9 +16,8 @@ from typing import NamedTuple, Sequence
 
 from ..problems import Problem
 
-# Column numbers, as in the CoNLL-U specification.
-ID, FORM, LEMMA, UPOS, XPOS, FEATS, HEAD, DEPREL, DEPS, MISC = range(10)
-COLUMN_NAMES = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")
+# (the column numbers: `scorer.columns`, handed on for the readers' users)
+from ..columns import COLUMN_NAMES, DEPREL, DEPS, FEATS, FORM, HEAD, ID, LEMMA, MISC, UPOS, XPOS  # noqa: F401
 
 
 class MultiwordToken(NamedTuple):

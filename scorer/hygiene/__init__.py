@@ -24,7 +24,7 @@ Modules, one job each:
 For an editor (a ``leak`` diagnostic on each sentence of an open dev or
 test file that occurs in train)::
 
-    from scorer.hygiene import LeakIndex, read_items, rules_from
+    from annoscore.scorer.hygiene import LeakIndex, read_items, rules_from
     normalization, near = rules_from("nfc,casefold,space", "digits")   # the project's [splits] rules
     index = LeakIndex(normalization, near)
     for path in train_files:                    # once; again when a train file changes
@@ -58,23 +58,23 @@ def rules_from(normalize: str | Sequence[str], near: str | Sequence[str]) -> tup
 
 # Imported when first used (scorer.lazy): importing one module of the package loads no other.
 _WHERE = {
-    'LeakIndex': 'scorer.hygiene.index',
-    'Occurrence': 'scorer.hygiene.index',
-    'Item': 'scorer.hygiene.items',
-    'ItemFile': 'scorer.hygiene.items',
-    'ReadOptions': 'scorer.hygiene.items',
-    'conllu_text': 'scorer.hygiene.items',
-    'read_items': 'scorer.hygiene.items',
-    'Finding': 'scorer.hygiene.leaks',
-    'LeakReport': 'scorer.hygiene.leaks',
-    'Place': 'scorer.hygiene.leaks',
-    'find_leaks': 'scorer.hygiene.leaks',
-    'NearRules': 'scorer.hygiene.near',
-    'parse_near': 'scorer.hygiene.near',
-    'Normalization': 'scorer.hygiene.normalize',
-    'parse_normalization': 'scorer.hygiene.normalize',
-    'SPLITS': 'scorer.hygiene.splits',
-    'split_from_name': 'scorer.hygiene.splits',
+    'LeakIndex': 'annoscore.scorer.hygiene.index',
+    'Occurrence': 'annoscore.scorer.hygiene.index',
+    'Item': 'annoscore.scorer.hygiene.items',
+    'ItemFile': 'annoscore.scorer.hygiene.items',
+    'ReadOptions': 'annoscore.scorer.hygiene.items',
+    'conllu_text': 'annoscore.scorer.hygiene.items',
+    'read_items': 'annoscore.scorer.hygiene.items',
+    'Finding': 'annoscore.scorer.hygiene.leaks',
+    'LeakReport': 'annoscore.scorer.hygiene.leaks',
+    'Place': 'annoscore.scorer.hygiene.leaks',
+    'find_leaks': 'annoscore.scorer.hygiene.leaks',
+    'NearRules': 'annoscore.scorer.hygiene.near',
+    'parse_near': 'annoscore.scorer.hygiene.near',
+    'Normalization': 'annoscore.scorer.hygiene.normalize',
+    'parse_normalization': 'annoscore.scorer.hygiene.normalize',
+    'SPLITS': 'annoscore.scorer.hygiene.splits',
+    'split_from_name': 'annoscore.scorer.hygiene.splits',
 }
 
 

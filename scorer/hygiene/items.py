@@ -34,6 +34,7 @@ from ..lines import decode_text, split_lines
 from ..problems import Problem, Severity
 from ..labels.table import TableSpec, parse_table_text, table_spec
 from ..segmentation.tokens import SegmentationOptions, has_tokens, split_words
+from ..reading import open_file
 
 # File problems worth passing on: what was read differs from the bytes.
 # (Blank-line and final-line matters of CoNLL-U change no sentence's text.)
@@ -150,7 +151,7 @@ def read_conllu(path: str) -> ItemFile:
 
 
 def _decoded(path: str) -> tuple[str, list[Problem], str]:
-    with open(path, "rb") as f:
+    with open_file(path) as f:
         data = f.read()
     text, problems = decode_text(data)
     return text, problems, hashlib.sha256(data).hexdigest()

@@ -15,14 +15,14 @@ JSON (a contract)::
                    "later": {"file", "split", "line", "id", "text"}, "earlier": {...}}],
      "duplicates": {split: n}, "not_compared": n, "findings_total": n}
 
-Lines are 1-based; texts are cut to `JSON_TEXT` characters.
+Lines are 1-based; texts and IDs are cut to `JSON_TEXT` characters.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..excerpt import identifier, quoted
+from ..excerpt import identifier, printable_name, quoted
 from .leaks import CONFLICT, KINDS, Finding, LeakReport, Place
 from .splits import SPLITS
 
@@ -66,7 +66,7 @@ def _counts_line(found: list[Finding]) -> str:
 
 
 def leaks_text(report: LeakReport, show_all: bool = False) -> str:
-    lines = ["Files: " + "; ".join(f"{split} {f.path} ({_plural(len(f.items), f.unit)})"
+    lines = ["Files: " + "; ".join(f"{split} {printable_name(f.path)} ({_plural(len(f.items), f.unit)})"
                                    for f, split in report.files)]
     rules = f"Same text after: {report.normalization.name}; near: {report.near.name}"
     if report.min_words:
@@ -107,7 +107,8 @@ def leaks_text(report: LeakReport, show_all: bool = False) -> str:
 
 
 def _place_json(place: Place) -> dict[str, Any]:
-    return {"file": place.file, "split": place.split, "line": place.line + 1, "id": place.id,
+    return {"file": place.file, "split": place.split, "line": place.line + 1,
+            "id": place.id[:JSON_TEXT] if place.id is not None else None,
             "text": place.text[:JSON_TEXT]}
 
 

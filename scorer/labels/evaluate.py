@@ -28,6 +28,7 @@ from ..problems import Problem, Severity
 from .counts import LabelCounts
 from .reader import LabelFile, LabelItem, parse_label_text
 from .table import TableSpec, parse_table_text, text_mismatches
+from ..reading import open_file
 
 BY_ID = "id"
 BY_ORDER = "order"
@@ -127,7 +128,7 @@ def evaluate_files(system_path: str | os.PathLike[str], gold_path: str | os.Path
 
 
 def _read(path: str | os.PathLike[str], table: TableSpec | None = None) -> tuple[LabelFile, list[Problem]]:
-    with open(path, "rb") as f:
+    with open_file(path) as f:
         text, problems = decode_text(f.read())
     return (parse_label_text(text) if table is None else parse_table_text(text, table)), problems
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..file_problems import file_problem_lines
 from ..excerpt import excerpt, quoted
 from ..problems import Problem
 from ..report import Signature, percent, proportion, render_table
@@ -151,9 +152,9 @@ def labels_text(result: LabelResult, signature: Signature) -> str:
         lines.append("Predicted labels gold never uses (counted as wrong): "
                      + ", ".join(f"{quoted(label)} x{n} (first on line {result.unknown_first_line.get(label, -1) + 1})"
                                  for label, n in scores.unknown.items()))
-    for role, problems in (("prediction", result.system_file_problems), ("gold", result.gold_file_problems)):
-        for p in problems:
-            lines.append(f"In the {role} file, line {p.line + 1}: {p.message}")
+    for role, key, problems in (("prediction", "pred", result.system_file_problems),
+                                ("gold", "gold", result.gold_file_problems)):
+        lines += file_problem_lines(role, problems, signature.files.get(key, {}).get("path"))
     lines += ["", class_table(scores), ""]
     lines += confusion_lines(result, scores)
     lines += ["", f"Signature: {signature}"]

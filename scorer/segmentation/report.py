@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..file_problems import file_problem_lines
 from ..measures import Score
 from ..problems import Problem
 from ..report import Signature, percent, proportion, render_table
@@ -122,8 +123,8 @@ def segmentation_text(result: SegmentationResult, signature: Signature) -> str:
             lines += [f"  line {p.line + 1}, column {p.start + 1}: {p.message}" for p in tags.first]
             if tags.count > len(tags.first):
                 lines.append(f"  ... and {tags.count - len(tags.first)} more")
-    for role, problems in (("prediction", result.system_file_problems), ("gold", result.gold_file_problems)):
-        for p in problems:
-            lines.append(f"In the {role} file, line {p.line + 1}: {p.message}")
+    for role, key, problems in (("prediction", "pred", result.system_file_problems),
+                                ("gold", "gold", result.gold_file_problems)):
+        lines += file_problem_lines(role, problems, signature.files.get(key, {}).get("path"))
     lines += ["", f"Signature: {signature}"]
     return "\n".join(lines)

@@ -15,6 +15,10 @@ an editor re-validates only what an edit touched:
 `prepare` tells what will actually run and why not more (missing language
 or data).  The language data for levels 4-5 is read at run time from the
 UD tools' ``data/`` folder (`langdata`).
+
+`RULES` maps each test id to its `Rule`: level, class, severity, the
+function that checks it and that function's docstring, its explanation
+(`rules`; each check declares its ids with `registry.checks`).
 """
 
 from __future__ import annotations
@@ -23,25 +27,27 @@ from ..lazy import lazy_exports
 
 # Imported when first used (scorer.lazy): importing one module of the package loads no other.
 _WHERE = {
-    'BlockValidation': 'scorer.validation.block',
-    'validate_block': 'scorer.validation.block',
-    'FileFacts': 'scorer.validation.document',
-    'blank_sentence_lines': 'scorer.validation.document',
-    'validate_document': 'scorer.validation.document',
-    'CLASSES': 'scorer.validation.incident',
-    'TESTS': 'scorer.validation.incident',
-    'Incident': 'scorer.validation.incident',
-    'DataError': 'scorer.validation.langdata',
-    'guess_language': 'scorer.validation.langdata',
-    'installed_data_dir': 'scorer.validation.langdata',
-    'language_data': 'scorer.validation.langdata',
-    'Prepared': 'scorer.validation.settings',
-    'ValidationSettings': 'scorer.validation.settings',
-    'prepare': 'scorer.validation.settings',
-    'ValidationResult': 'scorer.validation.text',
-    'cut': 'scorer.validation.text',
-    'validate_file': 'scorer.validation.text',
-    'validate_text': 'scorer.validation.text',
+    'BlockValidation': 'annoscore.scorer.validation.block',
+    'validate_block': 'annoscore.scorer.validation.block',
+    'FileFacts': 'annoscore.scorer.validation.document',
+    'blank_sentence_lines': 'annoscore.scorer.validation.document',
+    'validate_document': 'annoscore.scorer.validation.document',
+    'CLASSES': 'annoscore.scorer.validation.incident',
+    'TESTS': 'annoscore.scorer.validation.incident',
+    'Incident': 'annoscore.scorer.validation.incident',
+    'DataError': 'annoscore.scorer.validation.langdata',
+    'guess_language': 'annoscore.scorer.validation.langdata',
+    'installed_data_dir': 'annoscore.scorer.validation.langdata',
+    'language_data': 'annoscore.scorer.validation.langdata',
+    'Prepared': 'annoscore.scorer.validation.settings',
+    'ValidationSettings': 'annoscore.scorer.validation.settings',
+    'prepare': 'annoscore.scorer.validation.settings',
+    'RULES': 'annoscore.scorer.validation.rules',
+    'Rule': 'annoscore.scorer.validation.rules',
+    'ValidationResult': 'annoscore.scorer.validation.text',
+    'cut': 'annoscore.scorer.validation.text',
+    'validate_file': 'annoscore.scorer.validation.text',
+    'validate_text': 'annoscore.scorer.validation.text',
 }
 
 
@@ -49,7 +55,7 @@ __getattr__ = lazy_exports(__name__, _WHERE, globals())
 
 
 __all__ = [
-    "BlockValidation", "CLASSES", "DataError", "FileFacts", "Incident", "Prepared", "TESTS",
+    "BlockValidation", "CLASSES", "DataError", "FileFacts", "Incident", "Prepared", "RULES", "Rule", "TESTS",
     "ValidationResult", "ValidationSettings", "blank_sentence_lines", "cut", "guess_language",
     "installed_data_dir", "language_data", "prepare", "validate_block", "validate_document",
     "validate_file", "validate_text",

@@ -19,17 +19,19 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from scorer.validation.chars import DEPS, is_whitespace_line
-from scorer.validation.incident import Incident
-from scorer.validation.level1 import (Sentence, check_columns, check_ids, check_lines,
+from annoscore.scorer.columns import DEPS
+from annoscore.scorer.validation.chars import is_whitespace_line
+from annoscore.scorer.validation.incident import Incident
+from annoscore.scorer.validation.level1 import (Sentence, check_columns, check_ids, check_lines,
                                       check_ranges, plain_sentence, quick_kinds)
-from scorer.validation.level2 import (CellFacts, check_cells, check_references, check_tree, quick_level2,
+from annoscore.scorer.validation.level2 import (CellFacts, check_cells, check_references, check_tree, quick_level2,
                                       row_kinds)
-from scorer.validation.level3 import TreeFacts, check_roots, check_words, egraph_unconnected
-from scorer.validation.level45 import check_language
-from scorer.validation.metadata import MetaFacts, check_parallel_id, check_sent_id, check_text
-from scorer.validation.settings import Prepared, ValidationSettings, prepare
-from scorer.validation.tree import Tree
+from annoscore.scorer.validation.level3 import TreeFacts, check_roots, check_words, egraph_unconnected
+from annoscore.scorer.validation.level45 import check_language
+from annoscore.scorer.validation.metadata import MetaFacts, check_parallel_id, check_sent_id, check_text
+from annoscore.scorer.validation.registry import checks
+from annoscore.scorer.validation.settings import Prepared, ValidationSettings, prepare
+from annoscore.scorer.validation.tree import Tree
 
 # The validator's "default line" after a sentence that ended on its
 # metadata checks: the first token line of the corpus's last sentence.
@@ -42,7 +44,7 @@ class BlockValidation:
     __slots__ = ("incidents", "sent_ids", "ids", "special", "parallel_ids", "has_features", "has_enhancement",
                  "deps_seen", "ref_candidates", "if_features", "egraph_first_with",
                  "egraph_first_without", "egraph_events", "newdocpar_entry", "spaceafter_exit",
-                 "default_line", "last_sentence_line", "n_lines")
+                 "default_line", "last_sentence_line", "n_lines", "faults")
 
     def __init__(self) -> None:
         self.incidents: tuple[Incident, ...] = ()
@@ -63,6 +65,9 @@ class BlockValidation:
         self.default_line: int | None = None
         self.last_sentence_line = 0
         self.n_lines = 0
+        # Sentences whose checks failed (a fault of annoscore's): (first
+        # line, stop line, what failed); their incidents are dropped.
+        self.faults: tuple[tuple[int, int, str], ...] = ()
 
     def shifted_incidents(self, first_line: int) -> list[Incident]:
         return [incident.shifted(first_line) for incident in self.incidents]
@@ -114,22 +119,35 @@ def validate_block(block: str, settings: ValidationSettings | Prepared, terminat
         spans = split_sentences(lines, block)
     # One plain sentence (the usual case) may take the quick way through level 1.
     plain = block if (terminated and not bom and len(spans) == 1) else None
+    faults: list[tuple[int, int, str]] = []
     for start, stop in spans:
         own = lines[start:stop]
         if stop == len(lines) and terminated and not _ends_sentence(own[-1]):
             own.append("")  # the blank line after the block ends this sentence
         s = Sentence(own, start, bom and start == 0, keep)
-        _validate_sentence(s, prepared, cells, acc, plain)
-        out.extend(s.out)
+        _contained(s, prepared, cells, acc, plain, out, faults, stop)
     if terminated and _ends_sentence(lines[-1]):
         # The block ended on a whitespace-only line: the blank line after it
         # is a sentence of its own (an empty one).
         s = Sentence([""], len(lines), False, keep)
-        _validate_sentence(s, prepared, cells, acc)
-        out.extend(s.out)
+        _contained(s, prepared, cells, acc, None, out, faults, len(lines))
     result.incidents = tuple(out)
+    result.faults = tuple(faults)
     acc.finish(result, cells)
     return result
+
+
+def _contained(s: Sentence, prepared: Prepared, cells: CellFacts, acc: _Accumulator, block: str | None,
+               out: list[Incident], faults: list[tuple[int, int, str]], stop: int) -> None:
+    """Validate one sentence; a fault of ours in its checks costs that
+    sentence only: its incidents are dropped and the fault is recorded for
+    the caller to show (``internal-error``), the next sentence checked as usual."""
+    try:
+        _validate_sentence(s, prepared, cells, acc, block)
+    except Exception as error:  # noqa: BLE001 - any fault of a check is contained here
+        faults.append((s.first, stop, f"{type(error).__name__}: {error}"))
+        return
+    out.extend(s.out)
 
 
 def _ends_sentence(line: str) -> bool:
@@ -226,25 +244,7 @@ def _run_checks(s: Sentence, prepared: Prepared, cells: CellFacts, acc: _Accumul
             acc.egraph_first_with = (s.sentence_line, s.sent_id)
     elif acc.egraph_first_without is None:
         acc.egraph_first_without = (s.sentence_line, s.sent_id)
-    meta = MetaFacts()
-    comments = [(s.first + k, s.lines[k]) for k in range(s.sentence_line - s.comment_start)]
-    check_sent_id(s, prepared.lang, meta, comments)
-    if "parallel_id" in "".join(line for _, line in comments):
-        check_parallel_id(s, meta, comments)
-    check_text(s, kinds, meta, clean_cells, comments)
-    acc.default_line = SENTENCE_LINE
-    if meta.sent_id is not None:
-        acc.sent_ids.append((s.sentence_line, meta.sent_id))
-    if meta.parallel is not None:
-        acc.parallel_ids.append((s.sentence_line, s.sent_id, meta.parallel))
-    if meta.newdocpar:
-        if acc.spaceafter is None:
-            acc.newdocpar_entry.append((s.sentence_line, s.sent_id))
-        elif acc.spaceafter:
-            s.add("spaceafter-newdocpar", s.sentence_line,
-                  "a new document or paragraph starts after a sentence whose last token has SpaceAfter=No")
-    if meta.spaceafter is not None:
-        acc.spaceafter = meta.spaceafter
+    _check_metadata(s, prepared, kinds, clean_cells, acc)
     tree = Tree(s, kinds, words)
     tree_facts = TreeFacts()
     if level >= 3:
@@ -268,6 +268,38 @@ def _run_checks(s: Sentence, prepared: Prepared, cells: CellFacts, acc: _Accumul
         acc.if_features.extend(tree_facts.if_features)
         acc.egraph_events.extend((line, empty, orphan, s.sent_id)
                                  for line, empty, orphan in tree_facts.egraph_events)
+
+
+def _check_metadata(s: Sentence, prepared: Prepared, kinds: str, clean_cells: bool, acc: _Accumulator) -> None:
+    """The comment lines' checks (sent_id, parallel_id, text), their facts kept for the document."""
+    meta = MetaFacts()
+    comments = [(s.first + k, s.lines[k]) for k in range(s.sentence_line - s.comment_start)]
+    check_sent_id(s, prepared.lang, meta, comments)
+    if "parallel_id" in "".join(line for _, line in comments):
+        check_parallel_id(s, meta, comments)
+    check_text(s, kinds, meta, clean_cells, comments)
+    acc.default_line = SENTENCE_LINE
+    if meta.sent_id is not None:
+        acc.sent_ids.append((s.sentence_line, meta.sent_id))
+    if meta.parallel is not None:
+        acc.parallel_ids.append((s.sentence_line, s.sent_id, meta.parallel))
+    if meta.newdocpar:
+        if acc.spaceafter is None:
+            acc.newdocpar_entry.append((s.sentence_line, s.sent_id))
+        else:
+            check_spaceafter_before_newdocpar(s, acc.spaceafter)
+    if meta.spaceafter is not None:
+        acc.spaceafter = meta.spaceafter
+
+
+@checks("spaceafter-newdocpar")
+def check_spaceafter_before_newdocpar(s: Sentence, spaceafter: bool) -> None:
+    """A new document or paragraph (``# newdoc``, ``# newpar``) does not
+    start right after a sentence whose last token has SpaceAfter=No (a
+    block's first sentence: the document looks at the block before)."""
+    if spaceafter:
+        s.add("spaceafter-newdocpar", s.sentence_line,
+              "a new document or paragraph starts after a sentence whose last token has SpaceAfter=No")
 
 
 def _stamp_refs(cells: CellFacts, since: int, sent_id: str | None) -> None:

@@ -21,9 +21,6 @@ WS_ONLY = re.compile(WS_CLASS + "+")            # use with fullmatch: a whitespa
 # whitespace check of level 1 whatever their columns hold.
 NON_TAB_SPACE = re.compile(r"[^\S\t]")
 
-ID, FORM, LEMMA, UPOS, XPOS, FEATS, HEAD, DEPREL, DEPS, MISC = range(10)
-COLNAMES = "ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC".split()
-
 WORD_ID = re.compile(r"[1-9][0-9]*")
 MWT_ID = re.compile(r"([1-9][0-9]*)-([1-9][0-9]*)")
 EMPTY_ID = re.compile(r"([0-9]+)\.([1-9][0-9]*)")

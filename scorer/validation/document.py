@@ -26,9 +26,10 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import Iterable, Sequence
 
-from scorer.validation.block import SENTENCE_LINE, BlockValidation
-from scorer.validation.incident import Incident
-from scorer.validation.settings import Prepared, ValidationSettings, prepare
+from annoscore.scorer.validation.block import SENTENCE_LINE, BlockValidation
+from annoscore.scorer.validation.incident import Incident
+from annoscore.scorer.validation.settings import Prepared, ValidationSettings, prepare
+from annoscore.scorer.validation.registry import checks
 
 
 @dataclass(frozen=True)
@@ -61,10 +62,10 @@ def validate_document(blocks: Sequence[tuple[int, BlockValidation]], file_facts:
     if prepared.level >= 2:
         # The blocks with a rare fact; every check below but three needs only them.
         special = [(first, b) for first, b in blocks if b.special]
-        _sent_ids(blocks, keep, out)
-        _parallel_ids(special, keep, out)
-        _newdocpar(blocks, keep, out)
-        _enhanced(blocks, special, prepared, file_facts, keep, out)
+        check_unique_sent_ids(blocks, keep, out)
+        check_parallel_id_sequences(special, keep, out)
+        check_newdocpar_after_spaceafter(blocks, keep, out)
+        check_enhanced_graphs(blocks, special, prepared, file_facts, keep, out)
         if special and any(b.has_features for _, b in blocks):
             for first, b in special:
                 if b.if_features:
@@ -74,17 +75,27 @@ def validate_document(blocks: Sequence[tuple[int, BlockValidation]], file_facts:
                 out.extend(i.shifted(first) for i in b.ref_candidates)
             if b.deps_seen:
                 break
+    check_file_lines(file_facts, keep, out)
+    return out
+
+
+@checks("empty-sentence non-unix-newline")
+def check_file_lines(file_facts: FileFacts, keep: frozenset[str], out: list[Incident]) -> None:
+    """Lines end with LF only (no CR LF, no CR), and no empty line follows
+    the empty line that ends a sentence (an empty sentence; inside a block,
+    `level1.check_lines` reports it)."""
     if "empty-sentence" in keep:
         out.extend(Incident("empty-sentence", "an empty sentence: only one empty line is expected "
                             "after each sentence", line) for line in file_facts.blank_sentences)
     if file_facts.has_cr and "non-unix-newline" in keep:
         out.append(Incident("non-unix-newline", "only the Unix line end (LF) is allowed; the file "
                             "has CR LF or CR line ends", max(0, file_facts.line_count - 1)))
-    return out
 
 
-def _sent_ids(blocks: Sequence[tuple[int, BlockValidation]], keep: frozenset[str],
+@checks("non-unique-sent-id")
+def check_unique_sent_ids(blocks: Sequence[tuple[int, BlockValidation]], keep: frozenset[str],
               out: list[Incident]) -> None:
+    """No two sentences of the document have the same sent_id."""
     ids = list(chain.from_iterable([b.ids for _, b in blocks]))
     if len(set(ids)) == len(ids) or "non-unique-sent-id" not in keep:
         return
@@ -97,8 +108,12 @@ def _sent_ids(blocks: Sequence[tuple[int, BlockValidation]], keep: frozenset[str
             seen.add(sid)
 
 
-def _parallel_ids(blocks: Sequence[tuple[int, BlockValidation]], keep: frozenset[str],
+@checks("non-unique-parallel-id parallel-id-alt parallel-id-part")
+def check_parallel_id_sequences(blocks: Sequence[tuple[int, BlockValidation]], keep: frozenset[str],
                   out: list[Incident]) -> None:
+    """No two sentences have the same parallel_id; the sentences of one
+    parallel sentence either all have an ``alt`` (``part``) suffix or none,
+    numbered 1, 2, 3, ... in order (test id ``parallel-id-`` and the suffix)."""
     known: set[str] = set()
     last_alt: dict[str, int | None] = {}
     last_part: dict[str, int | None] = {}
@@ -125,8 +140,11 @@ def _parallel_ids(blocks: Sequence[tuple[int, BlockValidation]], keep: frozenset
             known.add(pid)
 
 
-def _newdocpar(blocks: Sequence[tuple[int, BlockValidation]], keep: frozenset[str],
+@checks("spaceafter-newdocpar")
+def check_newdocpar_after_spaceafter(blocks: Sequence[tuple[int, BlockValidation]], keep: frozenset[str],
                out: list[Incident]) -> None:
+    """Across blocks: a new document or paragraph does not start right
+    after a sentence whose last token has SpaceAfter=No."""
     in_effect = False
     for first, b in blocks:
         if b.newdocpar_entry and in_effect:
@@ -137,8 +155,13 @@ def _newdocpar(blocks: Sequence[tuple[int, BlockValidation]], keep: frozenset[st
             in_effect = b.spaceafter_exit
 
 
-def _enhanced(blocks: Sequence[tuple[int, BlockValidation]], special: Sequence[tuple[int, BlockValidation]],
+@checks("edeps-only-sometimes empty-node-after-eorphan eorphan-after-empty-node edeps-identical-to-basic-trees")
+def check_enhanced_graphs(blocks: Sequence[tuple[int, BlockValidation]], special: Sequence[tuple[int, BlockValidation]],
               prepared: Prepared, file_facts: FileFacts, keep: frozenset[str], out: list[Incident]) -> None:
+    """Enhanced graphs are in every sentence or in none; a corpus with empty
+    nodes (gapping annotated with them) has no ``orphan`` in its enhanced
+    graphs, and the other way round; and enhanced graphs that are all
+    copies of the basic trees should be left out (DEPS ``_``)."""
     first_with = first_without = None
     for first, b in blocks:
         if first_with is None and b.egraph_first_with is not None:

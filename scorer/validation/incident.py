@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from scorer.problems import Related, Severity
+from annoscore.scorer.problems import Related, Severity
 
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING

@@ -28,6 +28,9 @@ from pathlib import Path
 
 import regex
 
+from ..excerpt import excerpt
+from ..reading import DATA_LIMIT, read_file
+
 # The universal sets are part of the UD standard (the data folder has them
 # too, as upos.json and udeprels.json; a test checks they are the same).
 UPOS = frozenset("ADJ ADP ADV AUX CCONJ DET INTJ NOUN NUM PART PRON PROPN PUNCT SCONJ SYM VERB X".split())
@@ -77,6 +80,8 @@ class LanguageData:
         self._whole: dict[str, dict] = {}
         self._sections: dict[tuple[str, str], dict | None] = {}
         self._derived: dict[tuple[str, object], object] = {}
+        self._checking = False  # in `check_language`: a malformed entry is an error
+        self.unusable: dict[tuple[str, str], str] = {}  # (kind, language) -> what is wrong with its entry
         missing = [name for name, _ in FILES.values() if not (folder / name).is_file()]
         if missing:
             raise DataError(f"the UD data folder {folder} has no {', '.join(missing)}")
@@ -88,8 +93,10 @@ class LanguageData:
         if text is None:
             path = self.folder / FILES[kind][0]
             try:
-                text = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as error:
+                text = read_file(path, DATA_LIMIT).decode("utf-8")
+            except OSError as error:
+                raise DataError(f"cannot read {path}: {error.strerror or error}") from None
+            except UnicodeDecodeError as error:
                 raise DataError(f"cannot read {path}: {error}") from None
             self._texts[kind] = text
         return text
@@ -128,7 +135,9 @@ class LanguageData:
             try:
                 whole = json.loads(self._text(kind))[FILES[kind][1]]
             except (ValueError, KeyError, TypeError) as error:
-                raise DataError(f"{path} is not UD language data: {error}") from None
+                raise DataError(f"{path} is not UD language data: {excerpt(str(error), 80)}") from None
+            except RecursionError:
+                raise DataError(f"{path} is not UD language data: it is nested too deeply") from None
             if not isinstance(whole, dict):
                 raise DataError(f"{path} is not UD language data: no {FILES[kind][1]} object")
             self._whole[kind] = whole
@@ -147,14 +156,23 @@ class LanguageData:
             elif offset >= 0:
                 try:
                     value, _ = _DECODER.raw_decode(self._text(kind), offset)
-                except ValueError:
+                except (ValueError, RecursionError):
                     value = None
                 if not (isinstance(value, dict) and all(isinstance(v, dict) for v in value.values())):
                     value = self._whole_section(kind).get(lang)
         else:
             value = self._whole[kind].get(lang)
-        if value is not None and not isinstance(value, dict):
-            raise DataError(f"{self.folder / FILES[kind][0]}: the entry of [{lang}] is not an object")
+        if value is not None:
+            wrong = _shape_problem(kind, value)
+            if wrong is not None:
+                problem = (f"{self.folder / FILES[kind][0]}: the entry of [{excerpt(str(lang))}] is not UD "
+                           f"language data ({wrong})")
+                if self._checking:
+                    raise DataError(problem)
+                # A language only a sentence's Lang= switches to, met in the
+                # middle of validation: read as not documented, not a fault.
+                self.unusable[key] = problem
+                value = None
         self._sections[key] = value
         return value
 
@@ -207,7 +225,11 @@ class LanguageData:
                 for deprel in record.get("extends", ()):
                     if deprel not in extended:
                         # (The data's value is a regular expression prefix, as the validator reads it.)
-                        pattern = regex.compile("^" + deprel + ":")
+                        try:
+                            pattern = regex.compile("^" + deprel + ":")
+                        except regex.error as error:
+                            raise DataError(f"{self.folder / 'edeprels.json'}: a bad expression for "
+                                            f"[{lang}]: {error}") from None
                         extended[deprel] = [b for b in basic if b == deprel or pattern.match(b)]
                     result.update(b + ":" + marker for b in extended[deprel])
             cached = self._derived[key] = frozenset(result)
@@ -253,14 +275,58 @@ class LanguageData:
     def check_language(self, lang: str) -> None:
         """Decode what the checks of ``lang`` need now, so that a malformed
         file is reported before validation starts (not in the middle)."""
-        for kind in ("feats", "deprels", "auxiliaries"):
-            self.section(kind, lang)
-        self.deprels(lang)
-        self.auxiliaries(lang)
+        self._checking = True
+        try:
+            for kind in FILES:
+                self._sections.pop((kind, lang), None)
+                self.section(kind, lang)
+            self.deprels(lang)
+            self.edeprels(lang)
+            self.auxiliaries(lang)
+            self.tospace(lang)
+        finally:
+            self._checking = False
 
 
 def _number(value: object) -> float:
     return value if isinstance(value, (int, float)) else 0
+
+
+def _strings(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _shape_problem(kind: str, section: object) -> str | None:
+    """What is wrong with one language's object of a data file for the
+    checks that read it (each record an object, its lists lists of strings,
+    ``byupos`` objects of objects), or None.  The data is the user's copy,
+    or a workspace's: a wrong shape must be one clear message and level 3,
+    not a fault in the middle of validation."""
+    if not isinstance(section, dict):
+        return "not an object"
+    for name, record in section.items():
+        if not isinstance(record, dict):
+            return f"{excerpt(str(name))}: not an object but {_kind(record)}"
+        if kind == "feats":
+            for field in ("uvalues", "lvalues", "unused_uvalues", "unused_lvalues"):
+                if field in record and not _strings(record[field]):
+                    return f"{excerpt(str(name))}.{field}: not a list of strings"
+            byupos = record.get("byupos", {})
+            if not isinstance(byupos, dict) or not all(isinstance(v, dict) for v in byupos.values()):
+                return f"{excerpt(str(name))}.byupos: not an object of objects"
+        elif kind == "edeprels" and "extends" in record and not _strings(record["extends"]):
+            return f"{excerpt(str(name))}.extends: not a list of strings"
+        elif kind == "auxiliaries":
+            functions = record.get("functions", [])
+            if not isinstance(functions, list) or not all(
+                    isinstance(f, dict) and isinstance(f.get("function", ""), str) for f in functions):
+                return f"{excerpt(str(name))}.functions: not a list of objects with a function"
+    return None
+
+
+def _kind(value: object) -> str:
+    return {list: "a list", str: "a string", int: "a number", float: "a number", bool: "a boolean",
+            type(None): "null"}.get(type(value), type(value).__name__)
 
 
 @lru_cache(maxsize=8)

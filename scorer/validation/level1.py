@@ -20,11 +20,12 @@ import itertools
 import re
 import unicodedata
 
-from scorer.excerpt import quoted
-from scorer.validation.chars import (COLNAMES, EMPTY_ID, FEATS, HEAD, ID, LEMMA, FORM, MWT_ID,
-                                     NON_TAB_SPACE, SENT_ID, UPOS, XPOS, DEPREL, DEPS, WORD_ID, WS, WS2,
-                                     cell_span, is_whitespace_line)
-from scorer.validation.incident import Incident
+from annoscore.scorer.excerpt import quoted
+from annoscore.scorer.columns import COLUMN_NAMES, DEPREL, DEPS, FEATS, FORM, HEAD, ID, LEMMA, UPOS, XPOS
+from annoscore.scorer.validation.chars import (EMPTY_ID, MWT_ID, NON_TAB_SPACE, SENT_ID, WORD_ID, WS, WS2, cell_span,
+                                     is_whitespace_line)
+from annoscore.scorer.validation.incident import Incident
+from annoscore.scorer.validation.registry import checks
 
 # "1", "2", ...: a sentence whose IDs are exactly these has a valid ID sequence.
 _NUMBERS = [str(i) for i in range(4096)]
@@ -67,9 +68,6 @@ class Sentence:
     def add_cell(self, test_id: str, line: int, column: int, message: str) -> None:
         if test_id in self.keep:
             self.add(test_id, line, message, cell_span(self.text_of(line), column))
-
-    def row_line(self, index: int) -> int:
-        return self.sentence_line + index
 
 
 _TABS = itertools.repeat("\t")
@@ -152,8 +150,15 @@ def quick_kinds(rows: list[list[str]], ids: list[str] | tuple[str, ...] | None =
     return "".join(kinds)
 
 
+@checks("misplaced-comment pseudo-empty-line extra-empty-line empty-sentence invalid-line missing-empty-line")
 def check_lines(s: Sentence) -> bool:
-    """Comments first, then token lines, then one empty line (``check_sentence_lines``)."""
+    """A sentence is its comment lines (``#``), then its token lines (each
+    starting with a digit), then one empty line.  A comment after a token
+    line, a line that starts with neither, a line of whitespace only, an
+    empty line inside the sentence (``extra-empty-line``, unreachable:
+    every empty line ends a sentence), a sentence with no token line
+    and a missing final empty line are reported
+    (``check_sentence_lines``)."""
     lines = s.lines
     last = len(lines) - 1
     seen_non_comment = False
@@ -163,9 +168,9 @@ def check_lines(s: Sentence) -> bool:
     for i, line in enumerate(lines):
         lineno = s.first + i
         if "\ufffd" in line:
-            _invalid_utf(s, line, lineno)
+            check_utf(s, line, lineno)
         if not line.isascii() and not unicodedata.is_normalized("NFC", line):
-            _not_normalized(s, line, lineno)
+            check_normalization(s, line, lineno)
         if line and line[0] == "#":
             if "sent_id" in line:
                 match = SENT_ID.fullmatch(line)
@@ -205,7 +210,15 @@ def check_lines(s: Sentence) -> bool:
     return ok
 
 
-def _invalid_utf(s: Sentence, line: int | str, lineno: int) -> None:
+def _column_name(column: int) -> str:
+    """A column's name; one past the tenth (a line with too many cells) by
+    its number, where the official validator fails with an IndexError."""
+    return COLUMN_NAMES[column] if column < len(COLUMN_NAMES) else f"column {column + 1}"
+
+
+@checks("invalid-utf")
+def check_utf(s: Sentence, line: int | str, lineno: int) -> None:
+    """The file is valid UTF-8: a byte that is not reads as U+FFFD, which is reported at its cell and character."""
     text = line  # type: ignore[assignment]
     cells = text.split("\t")
     column, position = 0, 0
@@ -214,12 +227,15 @@ def _invalid_utf(s: Sentence, line: int | str, lineno: int) -> None:
         if "\ufffd" in cell:
             column, position = k, cell.index("\ufffd")
             break
-    where = f"{COLNAMES[column]}.character[{position}]" if len(cells) > 1 else f"character[{position}]"
+    where = f"{_column_name(column)}.character[{position}]" if len(cells) > 1 else f"character[{position}]"
     s.add("invalid-utf", lineno, f"invalid byte in the UTF-8 encoding (U+FFFD): {where}",
           (offset, offset + 1))
 
 
-def _not_normalized(s: Sentence, text: str, lineno: int) -> None:
+@checks("unicode-normalization")
+def check_normalization(s: Sentence, text: str, lineno: int) -> None:
+    """Every line is in Unicode normalization form C (NFC); the first
+    character that differs from its NFC form is reported."""
     normalized = unicodedata.normalize("NFC", text)
     cells, ncells = text.split("\t"), normalized.split("\t")
     offset, column, position = 0, 0, 0
@@ -235,15 +251,17 @@ def _not_normalized(s: Sentence, text: str, lineno: int) -> None:
         if found:
             break
         offset += len(cell) + 1
-    where = f"{COLNAMES[column]}.character[{position}]" if len(cells) > 1 else f"character[{position}]"
+    where = f"{_column_name(column)}.character[{position}]" if len(cells) > 1 else f"character[{position}]"
     start = offset + position
     s.add("unicode-normalization", lineno, f"Unicode not normalized (NFC): {where} is {found}",
           (start, start + 1))
 
 
+@checks("number-of-columns")
 def check_columns(s: Sentence) -> bool:
-    """Ten cells per token line, none empty, whitespace only where allowed
-    (``check_sentence_columns`` and ``check_whitespace``)."""
+    """A token line has exactly ten cells, separated by tabs; its cells'
+    whitespace is then checked (`check_whitespace`)
+    (``check_sentence_columns``)."""
     lines = s.lines
     n_comments = s.sentence_line - s.comment_start
     end = len(lines) - 1 if (not lines[-1] or is_whitespace_line(lines[-1])) else len(lines)
@@ -261,40 +279,52 @@ def check_columns(s: Sentence) -> bool:
         if (NON_TAB_SPACE.search(line) is None and "\t\t" not in line
                 and line[0] != "\t" and line[-1] != "\t"):
             continue  # no whitespace in any cell and no empty cell: nothing to report
-        _check_whitespace(s, cols, line, lineno)
+        check_whitespace(s, cols, line, lineno)
     return ok
 
 
 _NO_SPACE_COLUMNS = (ID, UPOS, XPOS, FEATS, HEAD, DEPREL, DEPS)
 
 
-def _check_whitespace(s: Sentence, cols: list[str], line: str, lineno: int) -> None:
+@checks("invalid-whitespace-mwt invalid-whitespace empty-column leading-whitespace trailing-whitespace "
+        "repeated-whitespace")
+def check_whitespace(s: Sentence, cols: list[str], line: str, lineno: int) -> None:
+    """No cell is empty (``_`` stands for no value); FORM and LEMMA may hold
+    single inner spaces (not a multiword token's), the other columns but
+    MISC none; no cell starts or ends with whitespace or has two
+    whitespace characters in a row (``check_whitespace``)."""
     is_mwt = MWT_ID.fullmatch(cols[ID]) is not None
     for k, value in enumerate(cols):
         if is_mwt and k in (FORM, LEMMA) and WS.search(value):
             s.add_cell("invalid-whitespace-mwt", lineno, k,
-                       f"whitespace in the {COLNAMES[k]} of a multiword token "
+                       f"whitespace in the {COLUMN_NAMES[k]} of a multiword token "
                        f"{quoted(value)}: a token with a space is not one surface token")
         elif k in _NO_SPACE_COLUMNS and WS.search(value):
             s.add_cell("invalid-whitespace", lineno, k,
-                       f"whitespace is not allowed in {COLNAMES[k]}: {quoted(value)}")
+                       f"whitespace is not allowed in {COLUMN_NAMES[k]}: {quoted(value)}")
         elif not value:
-            s.add_cell("empty-column", lineno, k, f"empty {COLNAMES[k]} cell (use _ for no value)")
+            s.add_cell("empty-column", lineno, k, f"empty {COLUMN_NAMES[k]} cell (use _ for no value)")
         else:
             if value[0].isspace():
                 s.add_cell("leading-whitespace", lineno, k,
-                           f"leading whitespace in {COLNAMES[k]}: {quoted(value)}")
+                           f"leading whitespace in {COLUMN_NAMES[k]}: {quoted(value)}")
             if value[-1].isspace():
                 s.add_cell("trailing-whitespace", lineno, k,
-                           f"trailing whitespace in {COLNAMES[k]}: {quoted(value)}")
+                           f"trailing whitespace in {COLUMN_NAMES[k]}: {quoted(value)}")
             if WS2.search(value):
                 s.add_cell("repeated-whitespace", lineno, k,
-                           f"two or more whitespace characters in a row in {COLNAMES[k]}: "
+                           f"two or more whitespace characters in a row in {COLUMN_NAMES[k]}: "
                            f"{quoted(value)}")
 
 
+@checks("invalid-word-id invalid-word-interval misplaced-word-interval misplaced-empty-node word-id-sequence "
+        "reversed-word-interval word-interval-out")
 def check_ids(s: Sentence) -> bool:
-    """IDs 1, 2, ... with ranges before their words and empty nodes in order
+    """IDs are words 1, 2, 3, ... in order, multiword-token ranges ``N-M``
+    (N < M, within the sentence) right before their first word, and empty
+    nodes ``N.1``, ``N.2``, ... right after word N; a malformed ID is
+    reported (``invalid-word-interval`` is unreachable: the expression that
+    picks out a range line is the one that would have to fail)
     (``check_id_sequence``)."""
     rows = s.rows
     ids = [cols[ID] for cols in rows]
@@ -359,8 +389,10 @@ def check_ids(s: Sentence) -> bool:
     return ok
 
 
+@checks("overlapping-word-intervals")
 def check_ranges(s: Sentence) -> bool:
-    """Multiword ranges do not overlap (``check_token_range_overlaps``)."""
+    """Multiword-token ranges do not overlap: a word belongs to one token at
+    most (``check_token_range_overlaps``)."""
     ok = True
     covered: set[int] = set()
     for i, cols in enumerate(s.rows):

@@ -11,7 +11,7 @@ the official validator's order:
 
 Cells repeat across a treebank (a few thousand distinct FEATS or MISC
 values in a 200k-word corpus), so what a value alone decides is computed
-once per distinct value and remembered in a dictionary (`_Memo`).
+once per distinct value and remembered in a dictionary (`scorer.validation.memo.Memo`).
 
 Most sentences are clean, and `quick_level2` says so for all three steps
 at once from whole columns (heads as numbers, the tree's reachability by
@@ -27,12 +27,13 @@ import re
 
 import regex
 
-from scorer.excerpt import excerpt, quoted
-from scorer.validation.chars import (COLNAMES, DEPREL, DEPS, EHEAD_RE, FEATS, HEAD,
-                                     HEAD_RE, ID, LEMMA, MISC, UPOS, WS_CLASS, XPOS, cell_span,
-                                     item_span)
-from scorer.validation.langdata import UDEPRELS, UPOS as UPOS_TAGS
-from scorer.validation.level1 import Sentence
+from annoscore.scorer.excerpt import excerpt, quoted
+from annoscore.scorer.columns import COLUMN_NAMES, DEPREL, DEPS, FEATS, HEAD, ID, LEMMA, MISC, UPOS, XPOS
+from annoscore.scorer.validation.chars import EHEAD_RE, HEAD_RE, WS_CLASS, cell_span, item_span
+from annoscore.scorer.validation.langdata import UDEPRELS, UPOS as UPOS_TAGS
+from annoscore.scorer.validation.level1 import Sentence
+from annoscore.scorer.validation.memo import Memo
+from annoscore.scorer.validation.registry import checks
 
 FEATVAL = re.compile(r"([A-Z][A-Za-z0-9]*(?:\[[a-z0-9]+\])?)=(([A-Z0-9][A-Z0-9a-z]*)(,([A-Z0-9][A-Z0-9a-z]*))*)")
 FEATURE_VALUE = re.compile(r"[A-Z0-9][A-Za-z0-9]*")
@@ -52,21 +53,6 @@ _LEADING_WS = re.compile(r"^" + WS_CLASS)
 _TRAILING_WS = re.compile(WS_CLASS + r"$")
 
 
-class _Memo(dict):
-    """A dictionary that empties itself when it grows too large."""
-
-    def __init__(self, compute, limit: int = 200_000) -> None:
-        super().__init__()
-        self.compute = compute
-        self.limit = limit
-
-    def __missing__(self, key):
-        if len(self) >= self.limit:
-            self.clear()
-        value = self[key] = self.compute(key)
-        return value
-
-
 # --- HEAD and DEPS references ------------------------------------------------------
 
 
@@ -80,11 +66,14 @@ def parse_deps(deps: str) -> list[list[str]] | None:
     return pairs
 
 
-DEPS_PAIRS = _Memo(parse_deps)
+DEPS_PAIRS = Memo(parse_deps)
 
 
+@checks("invalid-head invalid-deps invalid-ehead unknown-head unknown-ehead")
 def check_references(s: Sentence, kinds: str) -> bool:
-    """``check_id_references``: HEAD and DEPS heads are IDs of the sentence."""
+    """HEAD is a number (0 or a word's ID), DEPS a ``_`` or ``head:relation``
+    items whose heads are IDs (of words or empty nodes, or 0), and every
+    head named exists in the sentence (``check_id_references``)."""
     rows = s.rows
     ids = {cols[ID] for cols, kind in zip(rows, kinds) if kind != "m"}
     word_heads = {cols[HEAD] for cols, kind in zip(rows, kinds) if kind == "w"}
@@ -126,8 +115,11 @@ def check_references(s: Sentence, kinds: str) -> bool:
 # --- the basic tree --------------------------------------------------------------
 
 
+@checks("head-self-loop multiple-roots non-tree")
 def check_tree(s: Sentence, kinds: str) -> bool:
-    """``check_tree``: no self-loop, one root, every word reachable from 0."""
+    """The basic tree is a tree: no word is its own head, exactly one word
+    has HEAD 0, and every word is reached from the root (no cycle)
+    (``check_tree``)."""
     word_rows = [(i, cols) for i, (cols, kind) in enumerate(zip(s.rows, kinds)) if kind == "w"]
     children: dict[int, list[int]] = {}
     for i, cols in word_rows:
@@ -159,8 +151,15 @@ def check_tree(s: Sentence, kinds: str) -> bool:
 # --- per-line cells ------------------------------------------------------------------
 
 
-def _feats_issues(feats: str) -> tuple[tuple, bool]:
-    """(issues, safe) of a FEATS value; an issue is (test id, item index, message)."""
+@checks("unsorted-features invalid-feature repeated-feature-value unsorted-feature-values invalid-feature-value "
+        "repeated-feature")
+def feats_issues(feats: str) -> tuple[tuple, bool]:
+    """FEATS is ``_`` or ``Feature=Value`` items separated by ``|``, sorted by
+    feature (case-insensitively), each feature once, its values separated
+    by commas, sorted and not repeated; names and values in the UD spelling
+    (``invalid-feature-value`` is unreachable: the feature's test already
+    requires the value's characters).  Returns (issues, safe), an issue
+    being (test id, item index, message); remembered per value."""
     items = feats.split("|")
     issues = []
     if [f.lower() for f in items] != sorted(f.lower() for f in items):
@@ -189,10 +188,14 @@ def _feats_issues(feats: str) -> tuple[tuple, bool]:
     return tuple(issues), safe
 
 
-FEATS_ISSUES = _Memo(_feats_issues)
+FEATS_ISSUES = Memo(feats_issues)
 
 
-def _deprel_issue(deprel: str) -> tuple[str, str] | None:
+@checks("invalid-deprel unknown-udeprel")
+def deprel_issue(deprel: str) -> tuple[str, str] | None:
+    """DEPREL is lowercase letters with at most one ``:subtype``, and its
+    universal part one of the 37 universal relations.  (test id, message)
+    or None; remembered per value."""
     if not DEPREL_RE.fullmatch(deprel):
         return ("invalid-deprel", f"invalid DEPREL {quoted(deprel)}: lowercase letters and "
                 "one colon expected")
@@ -202,11 +205,15 @@ def _deprel_issue(deprel: str) -> tuple[str, str] | None:
     return None
 
 
-DEPREL_ISSUE = _Memo(_deprel_issue)
+DEPREL_ISSUE = Memo(deprel_issue)
 
 
-def _deps_issues(deps: str) -> tuple:
-    """Order and relation issues of a parsable DEPS value: (test id, item, message)."""
+@checks("unsorted-deps unsorted-deps-2 repeated-deps invalid-edeprel unknown-eudeprel")
+def deps_issues(deps: str) -> tuple:
+    """DEPS items are sorted by head (then relation) and not repeated; each
+    enhanced relation is well formed (up to three subtypes, one may be a
+    lowercase word in any script) with a universal relation (or ``ref``)
+    as its first part.  (test id, item, message) each; remembered per value."""
     pairs = DEPS_PAIRS[deps]
     issues = []
     heads = [_node_key(h) for h, _ in pairs]
@@ -232,7 +239,7 @@ def _deps_issues(deps: str) -> tuple:
     return tuple(issues)
 
 
-DEPS_ISSUES = _Memo(_deps_issues)
+DEPS_ISSUES = Memo(deps_issues)
 
 
 def _node_key(node_id: str) -> tuple[int, int]:
@@ -241,9 +248,12 @@ def _node_key(node_id: str) -> tuple[int, int]:
     return int(major), int(minor) if minor else 0
 
 
-def _attribute_issues(attribute: str) -> tuple:
-    """(name if it is one of the attributes that must not repeat, else None;
-    the (test id, message) of one MISC attribute on its own)."""
+@checks("empty-misc empty-misc-key misc-extra-space misc-attr-typo")
+def attribute_issues(attribute: str) -> tuple:
+    """A MISC attribute is not empty, has a name before its ``=``, no
+    whitespace around it, and is not a misspelling (other case, spaces) of
+    one the validator knows (SpaceAfter, Lang, Translit, ...).  Returns (the
+    name if it must not repeat, else None; the (test id, message) issues)."""
     pair = attribute.split("=", 1)
     name = pair[0]
     value = pair[1] if len(pair) == 2 else ""
@@ -270,12 +280,14 @@ def _attribute_issues(attribute: str) -> tuple:
     return known, tuple(issues)
 
 
-ATTRIBUTE_ISSUES = _Memo(_attribute_issues)
+ATTRIBUTE_ISSUES = Memo(attribute_issues)
 
 
-def _misc_issues(misc: str) -> tuple:
-    """(test id, item index or None, message) of a MISC value: each
-    attribute's own (remembered per attribute), and repeated ones."""
+@checks("repeated-misc")
+def misc_issues(misc: str) -> tuple:
+    """The attributes the validator knows appear at most once in a MISC cell
+    (with each attribute's own issues, `attribute_issues`).  (test id,
+    item index or None, message) each; remembered per value."""
     issues = []
     counts: dict[str, int] = {}
     for k, attribute in enumerate(misc.split("|")):
@@ -290,7 +302,7 @@ def _misc_issues(misc: str) -> tuple:
     return tuple(issues)
 
 
-MISC_ISSUES = _Memo(_misc_issues)
+MISC_ISSUES = Memo(misc_issues)
 
 
 def _report(s: Sentence, lineno: int, column: int, issues: tuple) -> None:
@@ -318,9 +330,15 @@ class CellFacts:
         self.deps_seen = False
 
 
+@checks("mwt-nonempty-field empty-node-nonempty-field unknown-upos empty-string-in-xpos deps-self-loop")
 def check_cells(s: Sentence, kinds: str, facts: CellFacts) -> bool:
-    """The per-line checks; returns False when a FEATS cell is unreadable
-    (the validator then stops before the tree-based checks)."""
+    """Each line's cells: a multiword token has ``_`` in every column but ID,
+    FORM and MISC, an empty node ``_`` in HEAD and DEPREL; UPOS is one of
+    the 17 universal tags; XPOS is not the empty string; no enhanced
+    relation loops back to its own node; then FEATS, DEPREL, DEPS and MISC
+    by value (`feats_issues`, `deprel_issue`, `deps_issues`,
+    `misc_issues`).  Returns False when a FEATS cell is unreadable (the
+    validator then stops before the tree-based checks)."""
     safe = True
     keep = s.keep
     for i, (cols, kind) in enumerate(zip(s.rows, kinds)):
@@ -329,13 +347,13 @@ def check_cells(s: Sentence, kinds: str, facts: CellFacts) -> bool:
             for k in range(LEMMA, MISC):
                 if cols[k] != "_" and not (k == FEATS and cols[k] == "Typo=Yes"):
                     s.add_cell("mwt-nonempty-field", lineno, k,
-                               f"a multiword token must have _ in {COLNAMES[k]}, not {quoted(cols[k])}")
+                               f"a multiword token must have _ in {COLUMN_NAMES[k]}, not {quoted(cols[k])}")
         else:
             if kind == "e":
                 for k in (HEAD, DEPREL):
                     if cols[k] != "_":
                         s.add_cell("empty-node-nonempty-field", lineno, k,
-                                   f"an empty node must have _ in {COLNAMES[k]}, not {quoted(cols[k])}")
+                                   f"an empty node must have _ in {COLUMN_NAMES[k]}, not {quoted(cols[k])}")
             upos = cols[UPOS]
             if upos not in UPOS_TAGS and not (kind == "e" and upos == "_"):
                 s.add_cell("unknown-upos", lineno, UPOS, f"unknown UPOS tag {quoted(upos)}")
@@ -431,7 +449,7 @@ def _deps_head_numbers(deps: str) -> tuple | None:
     return tuple(_INDEX.get(h) for h, _ in pairs)
 
 
-DEPS_HEAD_NUMBERS = _Memo(_deps_head_numbers)
+DEPS_HEAD_NUMBERS = Memo(_deps_head_numbers)
 _NEVER = 1 << 30
 
 
@@ -440,7 +458,7 @@ def _relation_ok(relation: str) -> bool:
     return bool(EDEPREL_RE.fullmatch(relation)) and relation.split(":", 1)[0] in UDEPRELS | {"ref"}
 
 
-RELATION_OK = _Memo(_relation_ok)
+RELATION_OK = Memo(_relation_ok)
 
 
 def _deps_limit(deps: str) -> int:
@@ -456,8 +474,8 @@ def _deps_limit(deps: str) -> int:
     return max(numbers)
 
 
-DEPS_LIMIT = _Memo(_deps_limit)
-DEPS_HEAD_SET = _Memo(lambda deps: frozenset(h for h, _ in DEPS_PAIRS[deps] or ()))
+DEPS_LIMIT = Memo(_deps_limit)
+DEPS_HEAD_SET = Memo(lambda deps: frozenset(h for h, _ in DEPS_PAIRS[deps] or ()))
 DEPS_HEAD_SET["_"] = frozenset()
 
 
@@ -522,7 +540,7 @@ def quick_level2(s: Sentence, kinds: str, facts: CellFacts) -> Words | None:
         # self-loop (HEAD is none); look closer only at the others.
         basic = list(map(":".join, zip(head_cells, deprels)))
         if basic != list(deps):
-            for k in _where(list(map(str.__eq__, deps, basic)), False):
+            for k in positions(list(map(str.__eq__, deps, basic)), False):
                 if deps[k] != "_":
                     if ids[k] in DEPS_HEAD_SET[deps[k]]:
                         return None  # a self-loop in DEPS
@@ -541,7 +559,7 @@ def quick_level2(s: Sentence, kinds: str, facts: CellFacts) -> Words | None:
     return Words(words, cols, [None] + heads, children, lines)
 
 
-def _where(values, value) -> list[int]:
+def positions(values, value) -> list[int]:
     """The indices of ``value`` in ``values`` (each found by a C-level search)."""
     found = []
     index = values.index

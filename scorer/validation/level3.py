@@ -25,12 +25,15 @@ from __future__ import annotations
 
 import re
 
-from scorer.excerpt import excerpt, quoted
-from scorer.validation.chars import DEPREL, DEPS, FEATS, HEAD, LEMMA, MISC, UPOS, cell_span, item_span
-from scorer.validation.incident import Incident
-from scorer.validation.level1 import Sentence
-from scorer.validation.level2 import DEPS_HEAD_SET, DEPS_PAIRS, _Memo, _where
-from scorer.validation.tree import ITEMS, Tree
+from annoscore.scorer.excerpt import excerpt, quoted
+from annoscore.scorer.columns import DEPREL, DEPS, FEATS, HEAD, LEMMA, MISC, UPOS
+from annoscore.scorer.validation.chars import cell_span, item_span
+from annoscore.scorer.validation.incident import Incident
+from annoscore.scorer.validation.level1 import Sentence
+from annoscore.scorer.validation.level2 import DEPS_HEAD_SET, DEPS_PAIRS, positions
+from annoscore.scorer.validation.memo import Memo
+from annoscore.scorer.validation.registry import checks
+from annoscore.scorer.validation.tree import ITEMS, Tree
 
 _FUNCTION = frozenset("case mark cc aux cop det clf fixed goeswith punct".split())
 _LEFT_HEADED = frozenset("conj fixed flat goeswith appos".split())
@@ -87,7 +90,7 @@ def _pair_issues(key: tuple) -> tuple[str, ...]:
     return tuple(ids)
 
 
-PAIR_ISSUES = _Memo(_pair_issues)
+PAIR_ISSUES = Memo(_pair_issues)
 
 
 def _feats_facts(feats: str) -> tuple:
@@ -99,7 +102,7 @@ def _feats_facts(feats: str) -> tuple:
             items.get("Poss", "") == "Yes")
 
 
-FEATS_FACTS = _Memo(_feats_facts)
+FEATS_FACTS = Memo(_feats_facts)
 
 
 def _edeps_root_issues(deps: str) -> tuple:
@@ -119,7 +122,7 @@ def _edeps_root_issues(deps: str) -> tuple:
     return tuple(issues), orphan
 
 
-EDEPS_ROOT = _Memo(_edeps_root_issues)
+EDEPS_ROOT = Memo(_edeps_root_issues)
 _NO_ROOT_ISSUE = ((), False)
 
 
@@ -180,8 +183,12 @@ def _conditional(s: Sentence, t: Tree, facts: TreeFacts, test_id: str, k: int, m
 # --- checks on every node (words and empty nodes) ---------------------------------------
 
 
+@checks("0-is-not-root root-is-not-0 enhanced-0-is-not-root enhanced-root-is-not-0")
 def check_roots(s: Sentence, t: Tree, facts: TreeFacts) -> None:
-    """``check_zero_root`` and the facts of ``check_enhanced_orphan``."""
+    """A word attached to 0 has the relation ``root``, and only such a word;
+    the same in the enhanced graph (DEPS).  Collects the facts of the
+    empty-node/``orphan`` rule for the document (``check_zero_root``,
+    ``check_enhanced_orphan``)."""
     udeprel = t.udeprel
     for r in t.children[0]:
         if udeprel[r] != "root":
@@ -217,8 +224,10 @@ def check_roots(s: Sentence, t: Tree, facts: TreeFacts) -> None:
             facts.egraph_events.append((line, is_empty, orphan))
 
 
+@checks("unconnected-egraph")
 def egraph_unconnected(s: Sentence, t: Tree) -> None:
-    """``check_egraph_connected`` (level 2): every node reachable from 0 in DEPS."""
+    """Level 2: every node of an enhanced graph (words and empty nodes) is
+    reached from 0 through DEPS (``check_egraph_connected``)."""
     blanks = t.raw_deps.count("_") - 1  # (index 0, the root, is "_" too)
     if not t.empty:
         if blanks == t.n:
@@ -273,99 +282,166 @@ def egraph_unconnected(s: Sentence, t: Tree) -> None:
 # --- checks on words (the basic tree) --------------------------------------------------
 
 
+class WordContext:
+    """What the word checks of one sentence share: the sentence, its tree and
+    columns, the relations present, the heads of ``fixed`` and ``goeswith``
+    children, and whether the tree is projective (found once, when asked)."""
+
+    __slots__ = ("s", "t", "facts", "n", "upos", "udeprel", "deprel", "head", "children", "keep",
+                 "feats_facts", "relations", "fixed_heads", "goeswith_heads", "_projective")
+
+    def __init__(self, s: Sentence, t: Tree, facts: TreeFacts) -> None:
+        self.s, self.t, self.facts, self.n = s, t, facts, t.n
+        self.upos, self.udeprel, self.deprel, self.head, self.children = (
+            t.upos, t.udeprel, t.deprel, t.head, t.children)
+        self.keep = s.keep
+        self.feats_facts = _LazyFacts(t.feats)
+        udeprel = t.udeprel
+        self.relations = relations = set(udeprel)
+        self.fixed_heads = {t.head[k] for k in positions(udeprel, "fixed")} if "fixed" in relations else set()
+        self.goeswith_heads = ({t.head[k] for k in positions(udeprel, "goeswith")} if "goeswith" in relations
+                               else set())
+        self._projective: bool | None = None
+
+    @property
+    def projective(self) -> bool:
+        if self._projective is None:
+            self._projective = _is_projective(self.t)
+        return self._projective
+
+
 def check_words(s: Sentence, t: Tree, facts: TreeFacts) -> None:
-    n = t.n
-    if not n:
+    """The level-3 checks of the basic tree's words, in the validator's order."""
+    if not t.n:
         return
-    upos, udeprel, deprel, head, children = t.upos, t.udeprel, t.deprel, t.head, t.children
-    keep = s.keep
-    feats_facts = _LazyFacts(t.feats)
-    relations = set(udeprel)
-    fixed_heads = {head[k] for k in _where(udeprel, "fixed")} if "fixed" in relations else set()
-    goeswith_heads = {head[k] for k in _where(udeprel, "goeswith")} if "goeswith" in relations else set()
+    w = WordContext(s, t, facts)
+    for check in WORD_CHECKS:
+        check(w)
 
-    # Expected features (pron-det waits for the corpus to have features).
+
+@checks("pron-det-without-prontype verbform-fin-without-mood")
+def check_expected_features(w: WordContext) -> None:
+    """Features a word's part of speech calls for: a PRON or DET has a
+    PronType, a finite verb (VerbForm=Fin) a Mood.  PronType is required only
+    when the treebank has features at all (the document decides)."""
+    s, t, upos = w.s, w.t, w.upos
     pairs = list(zip(upos, t.feats))
-    if not _GOOD_EXPECTED.issuperset(pairs):
-        for k in [k for k, pair in enumerate(pairs) if pair not in _GOOD_EXPECTED]:
-            f = feats_facts[k]
-            bad = False
-            if f[1] and upos[k] in ("PRON", "DET"):
-                bad = True
-                _conditional(s, t, facts, "pron-det-without-prontype", k,
-                             f"{quoted(t.formtl(k))} is {upos[k]} but has no PronType feature", FEATS)
-            if f[2]:
-                bad = True
-                _add(s, t, "verbform-fin-without-mood", k,
-                     f"the finite verb {quoted(t.formtl(k))} has no Mood feature", FEATS)
-            if not bad:
-                _remember(_GOOD_EXPECTED, pairs[k])
+    if _GOOD_EXPECTED.issuperset(pairs):
+        return
+    for k in [k for k, pair in enumerate(pairs) if pair not in _GOOD_EXPECTED]:
+        f = w.feats_facts[k]
+        bad = False
+        if f[1] and upos[k] in ("PRON", "DET"):
+            bad = True
+            _conditional(s, t, w.facts, "pron-det-without-prontype", k,
+                         f"{quoted(t.formtl(k))} is {upos[k]} but has no PronType feature", FEATS)
+        if f[2]:
+            bad = True
+            _add(s, t, "verbform-fin-without-mood", k,
+                 f"the finite verb {quoted(t.formtl(k))} has no Mood feature", FEATS)
+        if not bad:
+            _remember(_GOOD_EXPECTED, pairs[k])
 
-    # UPOS against DEPREL (the UPOS as used: ExtPos when there is one).
+
+@checks("rel-upos-det rel-upos-nummod rel-upos-advmod rel-upos-expl rel-upos-aux rel-upos-cop "
+        "rel-upos-case rel-upos-mark rel-upos-cc rel-upos-punct upos-rel-punct")
+def check_upos_against_deprel(w: WordContext) -> None:
+    """A relation goes with some parts of speech only (the UPOS as used:
+    ExtPos when the word has one): ``det`` with DET or PRON, ``nummod`` with
+    NUM, NOUN or SYM, ``advmod`` with ADV and a few others (unless the word
+    has a ``goeswith`` child), ``expl``, ``aux``, ``cop``, ``case``, ``mark``,
+    ``cc`` likewise, ``punct`` with PUNCT and PUNCT with ``punct`` (or
+    ``root``).  Each distinct (relation, UPOS) pair is judged once."""
+    s, t, udeprel, upos = w.s, w.t, w.udeprel, w.upos
     with_ext = "ExtPos=" in "".join(t.feats)
-    if with_ext or not _GOOD_PAIRS.issuperset(zip(udeprel, upos)):
-        for k in range(1, n + 1) if with_ext else [k for k, pair in enumerate(zip(udeprel, upos))
-                                                    if pair not in _GOOD_PAIRS]:
-            used = (feats_facts[k][0] or upos[k]) if with_ext else upos[k]
-            issues = PAIR_ISSUES[(udeprel[k], used)]
-            if not issues:
-                _remember(_GOOD_PAIRS, (udeprel[k], used))
+    if not with_ext and _GOOD_PAIRS.issuperset(zip(udeprel, upos)):
+        return
+    for k in range(1, w.n + 1) if with_ext else [k for k, pair in enumerate(zip(udeprel, upos))
+                                                 if pair not in _GOOD_PAIRS]:
+        used = (w.feats_facts[k][0] or upos[k]) if with_ext else upos[k]
+        issues = PAIR_ISSUES[(udeprel[k], used)]
+        if not issues:
+            _remember(_GOOD_PAIRS, (udeprel[k], used))
+            continue
+        for test_id in issues:
+            if test_id == "rel-upos-advmod" and k in w.goeswith_heads:
                 continue
-            for test_id in issues:
-                if test_id == "rel-upos-advmod" and k in goeswith_heads:
-                    continue
-                _add(s, t, test_id, k, _pair_message(test_id, t, k, used),
-                     UPOS if test_id != "upos-rel-punct" else DEPREL)
-    for k in fixed_heads:
+            _add(s, t, test_id, k, _pair_message(test_id, t, k, used),
+                 UPOS if test_id != "upos-rel-punct" else DEPREL)
+
+
+@checks("fixed-without-extpos rel-upos-fixed")
+def check_fixed_heads(w: WordContext) -> None:
+    """The head of a ``fixed`` expression should say what the expression
+    as a whole is (ExtPos), and ``fixed`` is not for proper nouns."""
+    s, t, udeprel = w.s, w.t, w.udeprel
+    for k in w.fixed_heads:
         if k == 0:
             continue
-        ext = feats_facts[k][0]
+        ext = w.feats_facts[k][0]
         if not ext:
-            forms = " ".join([t.form[k]] + [t.form[c] for c in children[k] if udeprel[c] == "fixed"])
+            forms = " ".join([t.form[k]] + [t.form[c] for c in w.children[k] if udeprel[c] == "fixed"])
             _add(s, t, "fixed-without-extpos", k,
                  f"the fixed expression {quoted(forms)} has no ExtPos feature", FEATS)
-        if (ext or upos[k]) == "PROPN" and udeprel[k] != "fixed":
+        if (ext or w.upos[k]) == "PROPN" and udeprel[k] != "fixed":
             _add(s, t, "rel-upos-fixed", k, f"'fixed' is not for proper nouns ({quoted(t.formtl(k))})", UPOS)
 
-    # flat:foreign wants X and Foreign=Yes on both ends.
-    if "flat:foreign" in deprel:
-        for k in range(1, n + 1):
-            if deprel[k] != "flat:foreign":
-                continue
-            if upos[k] != "X" or t.feats[k] != "Foreign=Yes":
-                _add(s, t, "flat-foreign-upos-feats", k,
-                     "the child of flat:foreign should have UPOS X and only Foreign=Yes", UPOS)
-            p = head[k]
-            if p and (upos[p] != "X" or t.feats[p] != "Foreign=Yes"):
-                _add(s, t, "flat-foreign-upos-feats", p,
-                     "the parent of flat:foreign should have UPOS X and only Foreign=Yes", UPOS)
-            elif not p:
-                # The root's UPOS is '<ROOT>': the validator reports the root's
-                # line, which is no line of the sentence; we give the child's.
-                _add(s, t, "flat-foreign-upos-feats", k,
-                     "the parent of flat:foreign (the root) should have UPOS X and only Foreign=Yes", DEPREL)
 
-    # Relations that go left to right.
-    for relation in _LEFT_HEADED & relations:
-        for k in _where(udeprel, relation):
-            if k < head[k]:
-                _add(s, t, "right-to-left-" + relation, k,
-                     f"the parent of '{deprel[k]}' must come before the child", DEPREL)
+@checks("flat-foreign-upos-feats")
+def check_flat_foreign(w: WordContext) -> None:
+    """Both ends of ``flat:foreign`` are foreign words: UPOS X and the
+    features Foreign=Yes only."""
+    if "flat:foreign" not in w.deprel:
+        return
+    s, t, upos = w.s, w.t, w.upos
+    for k in range(1, w.n + 1):
+        if w.deprel[k] != "flat:foreign":
+            continue
+        if upos[k] != "X" or t.feats[k] != "Foreign=Yes":
+            _add(s, t, "flat-foreign-upos-feats", k,
+                 "the child of flat:foreign should have UPOS X and only Foreign=Yes", UPOS)
+        p = w.head[k]
+        if p and (upos[p] != "X" or t.feats[p] != "Foreign=Yes"):
+            _add(s, t, "flat-foreign-upos-feats", p,
+                 "the parent of flat:foreign should have UPOS X and only Foreign=Yes", UPOS)
+        elif not p:
+            # The root's UPOS is '<ROOT>': the validator reports the root's
+            # line, which is no line of the sentence; we give the child's.
+            _add(s, t, "flat-foreign-upos-feats", k,
+                 "the parent of flat:foreign (the root) should have UPOS X and only Foreign=Yes", DEPREL)
 
-    # One subject and one object per predicate.
+
+@checks("right-to-left-conj right-to-left-fixed right-to-left-flat right-to-left-goeswith "
+        "right-to-left-appos")
+def check_left_headed(w: WordContext) -> None:
+    """``conj``, ``fixed``, ``flat``, ``goeswith`` and ``appos`` go from
+    left to right: the parent comes before the child (test id
+    ``right-to-left-`` and the relation)."""
+    for relation in _LEFT_HEADED & w.relations:
+        for k in positions(w.udeprel, relation):
+            if k < w.head[k]:
+                _add(w.s, w.t, "right-to-left-" + relation, k,
+                     f"the parent of '{w.deprel[k]}' must come before the child", DEPREL)
+
+
+@checks("too-many-subjects too-many-objects")
+def check_subjects_and_objects(w: WordContext) -> None:
+    """A predicate has at most one subject (relations with ``subj``, outer
+    subjects ``:outer`` or ``Subject=Outer`` apart) and one direct object."""
+    s, t, udeprel, head = w.s, w.t, w.udeprel, w.head
     subjects: dict[int, list[int]] = {}
     objects: dict[int, list[int]] = {}
-    kinds = [u for u in relations if u is not None and "subj" in u]
+    kinds = [u for u in w.relations if u is not None and "subj" in u]
     if kinds:
-        heads = [head[k] for u in kinds for k in _where(udeprel, u)]
+        heads = [head[k] for u in kinds for k in positions(udeprel, u)]
         if len(set(heads)) == len(heads):
             kinds = []  # no predicate has two: nothing to count
     if kinds or udeprel.count("obj") > 1:
-        for k in range(1, n + 1):
+        for k in range(1, w.n + 1):
             u = udeprel[k]
             if u is None:
                 continue
-            if "subj" in u and not _OUTER.match(deprel[k]) and t.misc_of(k).get("Subject", "") != "Outer":
+            if "subj" in u and not _OUTER.match(w.deprel[k]) and t.misc_of(k).get("Subject", "") != "Outer":
                 subjects.setdefault(head[k], []).append(k)
             elif u == "obj":
                 objects.setdefault(head[k], []).append(k)
@@ -378,37 +454,51 @@ def check_words(s: Sentence, t: Tree, facts: TreeFacts) -> None:
             _add(s, t, "too-many-objects", p, f"several direct objects {group} under {quoted(t.formtl(p))}",
                  DEPREL)
 
-    # obl under a nominal that is not a predicate; orphan's parent.
-    for k in _where(udeprel, "obl") if "obl" in relations else ():
-        p = head[k]
+
+@checks("obl-should-be-nmod orphan-parent")
+def check_obl_and_orphan_parents(w: WordContext) -> None:
+    """``obl`` attaches to predicates: under a nominal (NOUN, PROPN, PRON
+    in a nominal relation, without a copula or subject of its own) it
+    should be ``nmod``.  The parent of ``orphan`` is normally ``conj`` (or
+    another clausal relation)."""
+    s, t, udeprel, upos = w.s, w.t, w.udeprel, w.upos
+    for k in positions(udeprel, "obl") if "obl" in w.relations else ():
+        p = w.head[k]
         if upos[p] in ("NOUN", "PROPN", "PRON") and udeprel[p] in _NOMINAL_PARENT:
-            if not any(udeprel[c] in ("cop", "nsubj", "csubj") for c in children[p]):
+            if not any(udeprel[c] in ("cop", "nsubj", "csubj") for c in w.children[p]):
                 _add(s, t, "obl-should-be-nmod", k, f"the parent ({p} {quoted(t.formtl(p))}) is a "
                      "nominal, not a predicate: the relation should be 'nmod', not 'obl'", DEPREL)
-    for k in _where(udeprel, "orphan") if "orphan" in relations else ():
-        p = head[k]
+    for k in positions(udeprel, "orphan") if "orphan" in w.relations else ():
+        p = w.head[k]
         if udeprel[p] not in _ORPHAN_PARENT:
             _add(s, t, "orphan-parent", k, f"the parent of 'orphan' should normally be 'conj', "
                  f"not '{udeprel[p]}'", DEPREL)
 
-    projective = _is_projective(t)
 
-    # Function words should be leaves.
-    for p in [p for p in range(1, n + 1) if children[p] and udeprel[p] in _FUNCTION]:
+@checks("leaf-mark-case leaf-aux-cop leaf-det leaf-clf leaf-cc leaf-fixed leaf-goeswith leaf-punct")
+def check_function_word_leaves(w: WordContext) -> None:
+    """Function words (``case``, ``mark``, ``cc``, ``aux``, ``cop``,
+    ``det``, ``clf``, ``fixed``, ``goeswith``, ``punct``) are leaves: only
+    the children `_LEAF_OK` lists for each are allowed (a negating ADV or
+    PART ``advmod`` too; ``appos``, ``acl``, ``nmod`` under a possessive
+    ``det``; a ``punct`` child attached non-projectively is left to the
+    punctuation rules)."""
+    s, t, udeprel, upos, children = w.s, w.t, w.udeprel, w.upos, w.children
+    for p in [p for p in range(1, w.n + 1) if children[p] and udeprel[p] in _FUNCTION]:
         pdeprel = udeprel[p]
         allowed = _LEAF_OK[pdeprel]
         test_id = _LEAF_ID[pdeprel]
-        if test_id not in keep:
+        if test_id not in w.keep:
             continue
-        pposs = feats_facts[p][5]
+        pposs = w.feats_facts[p][5]
         nonprojective = None
         for c in children[p]:
             cdeprel = udeprel[c]
-            if pdeprel != "punct" and cdeprel == "advmod" and upos[c] in ("PART", "ADV") and feats_facts[c][4]:
+            if pdeprel != "punct" and cdeprel == "advmod" and upos[c] in ("PART", "ADV") and w.feats_facts[c][4]:
                 continue
             if cdeprel == "punct":
                 if nonprojective is None:
-                    nonprojective = not projective and _arc_nonprojective(t, p)
+                    nonprojective = not w.projective and _arc_nonprojective(t, p)
                 if nonprojective:
                     continue
             if cdeprel in allowed:
@@ -419,8 +509,14 @@ def check_words(s: Sentence, t: Tree, facts: TreeFacts) -> None:
             s.add(test_id, line, f"'{pdeprel}' is not expected to have children ({p}:{excerpt(t.form[p])}:"
                   f"{pdeprel} --> {c}:{excerpt(t.form[c])}:{cdeprel})", cell_span(s.text_of(line), DEPREL))
 
-    # fixed and goeswith groups.
-    for k in sorted(fixed_heads | goeswith_heads):
+
+@checks("fixed-gap goeswith-gap goeswith-nospace goeswith-missing-typo")
+def check_fixed_and_goeswith_groups(w: WordContext) -> None:
+    """A ``fixed`` expression has no gaps (but punctuation); a ``goeswith``
+    group is contiguous, its parts separated by whitespace (no SpaceAfter=No)
+    and its head marked Typo=Yes (when the treebank has features)."""
+    s, t, udeprel, children = w.s, w.t, w.udeprel, w.children
+    for k in sorted(w.fixed_heads | w.goeswith_heads):
         if k == 0:
             continue
         fixed = [c for c in children[k] if udeprel[c] == "fixed"]
@@ -439,37 +535,61 @@ def check_words(s: Sentence, t: Tree, facts: TreeFacts) -> None:
             if any(t.misc_of(m).get("SpaceAfter", "") == "No" for m in group[:-1]):
                 _add(s, t, "goeswith-nospace", k,
                      "'goeswith' cannot join words that no whitespace separates", MISC)
-            if not feats_facts[k][3]:
-                _conditional(s, t, facts, "goeswith-missing-typo", k,
+            if not w.feats_facts[k][3]:
+                _conditional(s, t, w.facts, "goeswith-missing-typo", k,
                              "the treebank has features, so a goeswith head must have Typo=Yes", FEATS)
-    if goeswith_heads:
-        for k in range(1, n + 1):
-            if udeprel[k] != "goeswith":
-                continue
-            if t.lemma[k] != "_":
-                _add(s, t, "goeswith-lemma", k, "the lemma of a goeswith word belongs on its first part", LEMMA)
-            if upos[k] != "X":
-                _add(s, t, "goeswith-upos", k, "the non-first parts of a goeswith word must be tagged X", UPOS)
-            if t.feats[k] != "_":
-                _add(s, t, "goeswith-feats", k, "the features of a goeswith word belong on its first part", FEATS)
-            raw = _canonical_deps(t, k)
-            if raw != "_" and raw != f"{head[k]}:{deprel[k]}":
-                _add(s, t, "goeswith-edeps", k,
-                     "a goeswith word cannot have other relations in the enhanced graph", DEPS)
 
-    # Punctuation must not make the tree non-projective.
-    if not projective and "punct" in udeprel:
-        for k in range(1, n + 1):
-            if udeprel[k] != "punct":
-                continue
-            crossed = _caused_nonprojectivities(t, k)
-            if crossed:
-                _add(s, t, "punct-causes-nonproj", k,
-                     f"the punctuation makes nodes {crossed[:10]} non-projective", DEPREL)
-            gap = _gap(t, k)
-            if gap:
-                _add(s, t, "punct-is-nonproj", k,
-                     f"the punctuation is attached non-projectively over nodes {gap[:10]}", HEAD)
+
+@checks("goeswith-lemma goeswith-upos goeswith-feats goeswith-edeps")
+def check_goeswith_parts(w: WordContext) -> None:
+    """The non-first parts of a word split by ``goeswith`` carry nothing of
+    their own: LEMMA and FEATS ``_``, UPOS X, and no enhanced relation but
+    the basic one."""
+    if not w.goeswith_heads:
+        return
+    s, t, head = w.s, w.t, w.head
+    for k in range(1, w.n + 1):
+        if w.udeprel[k] != "goeswith":
+            continue
+        if t.lemma[k] != "_":
+            _add(s, t, "goeswith-lemma", k, "the lemma of a goeswith word belongs on its first part", LEMMA)
+        if w.upos[k] != "X":
+            _add(s, t, "goeswith-upos", k, "the non-first parts of a goeswith word must be tagged X", UPOS)
+        if t.feats[k] != "_":
+            _add(s, t, "goeswith-feats", k, "the features of a goeswith word belong on its first part", FEATS)
+        raw = _canonical_deps(t, k)
+        if raw != "_" and raw != f"{head[k]}:{w.deprel[k]}":
+            _add(s, t, "goeswith-edeps", k,
+                 "a goeswith word cannot have other relations in the enhanced graph", DEPS)
+
+
+@checks("punct-causes-nonproj punct-is-nonproj")
+def check_punctuation_projectivity(w: WordContext) -> None:
+    """Punctuation must not make the tree non-projective: no arc crosses
+    over a ``punct`` node that does not also cross its parent, and a
+    ``punct`` node is not attached over words its parent does not dominate.
+    Searched only in trees that are not projective (one sweep says)."""
+    if w.projective or "punct" not in w.udeprel:
+        return
+    s, t = w.s, w.t
+    for k in range(1, w.n + 1):
+        if w.udeprel[k] != "punct":
+            continue
+        crossed = _caused_nonprojectivities(t, k)
+        if crossed:
+            _add(s, t, "punct-causes-nonproj", k,
+                 f"the punctuation makes nodes {crossed[:10]} non-projective", DEPREL)
+        gap = _gap(t, k)
+        if gap:
+            _add(s, t, "punct-is-nonproj", k,
+                 f"the punctuation is attached non-projectively over nodes {gap[:10]}", HEAD)
+
+
+# In the order the official validator runs them.
+WORD_CHECKS = (check_expected_features, check_upos_against_deprel, check_fixed_heads, check_flat_foreign,
+               check_left_headed, check_subjects_and_objects, check_obl_and_orphan_parents,
+               check_function_word_leaves, check_fixed_and_goeswith_groups, check_goeswith_parts,
+               check_punctuation_projectivity)
 
 
 def _pair_message(test_id: str, t: Tree, k: int, used: str | None) -> str:

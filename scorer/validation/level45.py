@@ -15,12 +15,15 @@ MISC takes the slow way.
 
 from __future__ import annotations
 
-from scorer.excerpt import excerpt, quoted
-from scorer.validation.chars import DEPREL, DEPS, FEATS, FORM, LEMMA, MISC, UPOS, WS, cell_span, item_span
-from scorer.validation.langdata import LanguageData
-from scorer.validation.level1 import Sentence
-from scorer.validation.level2 import DEPS_PAIRS, CellFacts, _Memo
-from scorer.validation.tree import ITEMS, Tree
+from annoscore.scorer.excerpt import excerpt, quoted
+from annoscore.scorer.columns import DEPREL, DEPS, FEATS, FORM, LEMMA, MISC, UPOS
+from annoscore.scorer.validation.chars import WS, cell_span, item_span
+from annoscore.scorer.validation.langdata import LanguageData
+from annoscore.scorer.validation.level1 import Sentence
+from annoscore.scorer.validation.level2 import DEPS_PAIRS, CellFacts
+from annoscore.scorer.validation.memo import Memo
+from annoscore.scorer.validation.registry import checks
+from annoscore.scorer.validation.tree import ITEMS, Tree
 
 
 class LanguageChecks:
@@ -31,7 +34,7 @@ class LanguageChecks:
     def __init__(self, data: LanguageData, lang: str) -> None:
         self.data = data
         self.lang = lang
-        self.feature_issues = _Memo(self._feature_issues)
+        self.feature_issues = Memo(self._feature_issues)
         # Values met before that have nothing to report (the root's too).
         self.good_features: set[tuple] = {("_", "<ROOT>")}
         self.good_deprels: set[str] = set(data.deprels(lang)) - {"ref"}
@@ -167,50 +170,84 @@ def _clean(t: Tree, level: int, lang: str, data: LanguageData, checks: LanguageC
     return True
 
 
+class NodeContext:
+    """What the level 4-5 checks of one sentence share: its nodes (words and
+    empty nodes in order), the main language and its data, and whether any
+    node switches language (``Lang=`` in MISC)."""
+
+    __slots__ = ("s", "t", "nodes", "lang", "data", "cells", "checks", "any_lang")
+
+    def __init__(self, s: Sentence, t: Tree, lang: str, data: LanguageData, cells: CellFacts,
+                 checks: LanguageChecks) -> None:
+        self.s, self.t, self.lang, self.data, self.cells, self.checks = s, t, lang, data, cells, checks
+        self.nodes = _nodes(t)
+        self.any_lang = any("Lang" in t.misc[k] for k in range(1, t.n + 1)) or any(
+            "Lang" in cols[MISC] for _, _, cols in t.empty)
+
+    def alt(self, node: _Node):
+        """The node's own language (``Lang=`` in MISC), or None."""
+        return _alt(node.misc) if self.any_lang else None
+
+
 def _check_nodes(s: Sentence, t: Tree, level: int, lang: str, data: LanguageData,
                  cells: CellFacts, checks: LanguageChecks) -> None:
     """Every node, the validator's way (empty nodes, code switching, ...)."""
-    nodes = _nodes(t)
-    keep = s.keep
-    any_lang = any("Lang" in t.misc[k] for k in range(1, t.n + 1)) or any(
-        "Lang" in cols[MISC] for _, _, cols in t.empty)
+    c = NodeContext(s, t, lang, data, cells, checks)
+    check_words_with_spaces(c)
+    check_features(c)
+    check_relations(c)
+    if level >= 5:
+        check_auxiliaries_and_copulas(c)
 
-    # Words with spaces.
-    if "invalid-word-with-space" in keep and WS.search("\x00".join(
+
+@checks("invalid-word-with-space")
+def check_words_with_spaces(c: NodeContext) -> None:
+    """A FORM or LEMMA with whitespace must be one of the words the
+    language's data lists as allowed to contain it (``tospace``; a no-break
+    space counts as a space)."""
+    s, nodes = c.s, c.nodes
+    if "invalid-word-with-space" not in s.keep or not WS.search("\x00".join(
             [node.form for node in nodes] + [node.lemma for node in nodes])):
-        for node in nodes:
-            for column, word in ((FORM, node.form), (LEMMA, node.lemma)):
-                if WS.search(word) is None:
-                    continue
-                use = _alt(node.misc) if any_lang else None
-                pattern = data.tospace(use if use is not None else lang)
-                if pattern is None or not pattern.fullmatch(word.replace("\xa0", " ")):
-                    s.add("invalid-word-with-space", node.line,
-                          f"{quoted(word)} in {'FORM' if column == FORM else 'LEMMA'} is not among "
-                          f"the words of [{use if use is not None else lang}] allowed to contain whitespace",
-                          cell_span(s.text_of(node.line), column))
-
-    # Features.
+        return
     for node in nodes:
+        for column, word in ((FORM, node.form), (LEMMA, node.lemma)):
+            if WS.search(word) is None:
+                continue
+            use = c.alt(node)
+            pattern = c.data.tospace(use if use is not None else c.lang)
+            if pattern is None or not pattern.fullmatch(word.replace("\xa0", " ")):
+                s.add("invalid-word-with-space", node.line,
+                      f"{quoted(word)} in {'FORM' if column == FORM else 'LEMMA'} is not among "
+                      f"the words of [{use if use is not None else c.lang}] allowed to contain whitespace",
+                      cell_span(s.text_of(node.line), column))
+
+
+@checks("unknown-lang mwt-typo-repeated-at-word feature-unknown feature-not-permitted feature-value-unknown "
+        "feature-upos-not-permitted feature-value-upos-not-permitted")
+def check_features(c: NodeContext) -> None:
+    """Each feature and value is documented for the language (or, for a
+    word with ``Lang=``, for that one, which UD must know; ``Foreign``
+    always for the main one), permitted in it, and permitted with the
+    word's UPOS.  Typo=Yes on a multiword token is not repeated on its words."""
+    s, data = c.s, c.data
+    for node in c.nodes:
         if node.feats == "_":
             continue
-        featlang = lang
-        if any_lang:
-            alt = _alt(node.misc)
-            if alt is not None:
-                if not data.is_known_language(alt):
-                    s.add_cell("unknown-lang", node.line, MISC,
-                               f"language [{excerpt(str(alt))}] is unknown in Universal Dependencies")
-                    continue
-                featlang = alt
-        text = None
+        featlang = c.lang
+        alt = c.alt(node)
+        if alt is not None:
+            if not data.is_known_language(alt):
+                s.add_cell("unknown-lang", node.line, MISC,
+                           f"language [{excerpt(str(alt))}] is unknown in Universal Dependencies")
+                continue
+            featlang = alt
         if node.mwt is not None and "Typo" in node.feats and ITEMS[node.mwt[FEATS]].get("Typo", "") == "Yes":
             typo = ITEMS[node.feats].get("Typo")
             if typo is not None:
                 for _ in str(typo).split(","):
                     s.add_cell("mwt-typo-repeated-at-word", node.line, FEATS,
                                "Typo is on the multiword token already; it cannot be on its words too")
-        issues = checks.feature_issues[(node.feats, node.upos, featlang)]
+        issues = c.checks.feature_issues[(node.feats, node.upos, featlang)]
         if issues:
             text = s.text_of(node.line)
             names = [item.split("=", 1)[0] for item in node.feats.split("|")]
@@ -221,26 +258,20 @@ def _check_nodes(s: Sentence, t: Tree, level: int, lang: str, data: LanguageData
                     f=name, v=value, lang=issue_lang, upos=node.upos),
                     item_span(text, FEATS, index))
 
-    # Relations.
+
+@checks("unknown-deprel unknown-edeprel")
+def check_relations(c: NodeContext) -> None:
+    """Each relation (DEPREL) and enhanced relation (DEPS) is in the
+    language's list; a word and its parent both in another language
+    (``Lang=``) may use that language's.  In the 'ud' lists ``ref`` is known
+    only once the validator has read an enhanced graph (the document decides)."""
+    s, t, lang, data = c.s, c.t, c.lang, c.data
     main = data.deprels(lang)
     main_enhanced = data.edeprels(lang)
-    for node in nodes:
-        alt = _alt(node.misc) if any_lang else None
-        if node.word:
-            deprel = node.deprel
-            if deprel not in main:
-                parent_alt = _alt(t.misc_of(t.head[node.number])) if any_lang and t.head[node.number] else None
-                other = (data.deprels(alt) if alt is not None and alt != lang and alt == parent_alt
-                         else frozenset())
-                if deprel not in other:
-                    if lang == "ud" and deprel == "ref":
-                        # The validator's 'ud' list gains 'ref' once it has read a DEPS.
-                        if not cells.deps_seen and "unknown-deprel" in keep:
-                            cells.ref_candidates.append(
-                                ("unknown-deprel", node.line, *cell_span(s.text_of(node.line), DEPREL)))
-                    else:
-                        s.add_cell("unknown-deprel", node.line, DEPREL,
-                                   f"unknown relation {quoted(str(deprel))} in [{lang}]")
+    for node in c.nodes:
+        alt = c.alt(node)
+        if node.word and node.deprel not in main:
+            _unknown_deprel(c, node, alt)
         if node.deps == "_":
             continue
         pairs = DEPS_PAIRS[node.deps]
@@ -260,20 +291,39 @@ def _check_nodes(s: Sentence, t: Tree, level: int, lang: str, data: LanguageData
             s.add("unknown-edeprel", node.line, f"unknown enhanced relation {quoted(rel)} in [{lang}]",
                   item_span(text, DEPS, k))
 
-    if level < 5:
+
+def _unknown_deprel(c: NodeContext, node: _Node, alt) -> None:
+    """A word's DEPREL not in the main language's list."""
+    s, t, lang, deprel = c.s, c.t, c.lang, node.deprel
+    parent_alt = _alt(t.misc_of(t.head[node.number])) if c.any_lang and t.head[node.number] else None
+    other = c.data.deprels(alt) if alt is not None and alt != lang and alt == parent_alt else frozenset()
+    if deprel in other:
         return
-    for node in nodes:
+    if lang == "ud" and deprel == "ref":
+        # The validator's 'ud' list gains 'ref' once it has read a DEPS.
+        if not c.cells.deps_seen and "unknown-deprel" in s.keep:
+            c.cells.ref_candidates.append(("unknown-deprel", node.line, *cell_span(s.text_of(node.line), DEPREL)))
+    else:
+        s.add_cell("unknown-deprel", node.line, DEPREL, f"unknown relation {quoted(str(deprel))} in [{lang}]")
+
+
+@checks("aux-lemma cop-lemma")
+def check_auxiliaries_and_copulas(c: NodeContext) -> None:
+    """Level 5: the lemma of an AUX is one of the language's documented
+    auxiliaries, and the lemma of a ``cop`` one of its copulas (a word in a
+    language UD does not know is not checked)."""
+    s, data = c.s, c.data
+    for node in c.nodes:
         is_aux = node.upos == "AUX" and node.lemma != "_"
         is_cop = node.udeprel == "cop" and node.lemma != "_"
         if not (is_aux or is_cop):
             continue
-        use = lang
-        if any_lang:
-            alt = _alt(node.misc)
-            if alt is not None:
-                if not data.is_known_language(alt):
-                    continue
-                use = alt
+        use = c.lang
+        alt = c.alt(node)
+        if alt is not None:
+            if not data.is_known_language(alt):
+                continue
+            use = alt
         if is_aux and node.lemma not in data.auxiliaries(use):
             s.add_cell("aux-lemma", node.line, LEMMA,
                        f"{quoted(_lemmatl(node))} is not an auxiliary in [{use}]")

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import re
 
-from scorer.problems import Related
-from scorer.excerpt import excerpt, quoted
-from scorer.validation.chars import (FORM, ID, MISC, NEWDOC, NEWPAR, PARALLEL_ID, SENT_ID, TEXT,
-                                     cell_span, shorten)
-from scorer.validation.level1 import Sentence
-from scorer.validation.level2 import _Memo
+from annoscore.scorer.problems import Related
+from annoscore.scorer.excerpt import excerpt, quoted
+from annoscore.scorer.columns import FORM, ID, MISC
+from annoscore.scorer.validation.chars import NEWDOC, NEWPAR, PARALLEL_ID, SENT_ID, TEXT, cell_span, shorten
+from annoscore.scorer.validation.level1 import Sentence
+from annoscore.scorer.validation.memo import Memo
+from annoscore.scorer.validation.registry import checks
 
 _ALT_PART = re.compile(r"(?:alt([0-9]+))?(?:part([0-9]+))?")
 
@@ -44,7 +45,11 @@ def _comments(s: Sentence) -> list[tuple[int, str]]:
     return [(s.first + k, s.lines[k]) for k in range(n)]
 
 
+@checks("invalid-sent-id missing-sent-id multiple-sent-id slash-in-sent-id")
 def check_sent_id(s: Sentence, lang: str, facts: MetaFacts, comments=None) -> None:
+    """Every sentence has exactly one well-formed ``# sent_id = ID`` (no
+    whitespace in the ID); a slash in it is reserved for parallel treebanks
+    (one, with the language 'ud').  Uniqueness in the corpus: the document's."""
     matched = []
     for lineno, line in comments if comments is not None else _comments(s):
         if "sent_id" not in line:
@@ -71,7 +76,11 @@ def check_sent_id(s: Sentence, lang: str, facts: MetaFacts, comments=None) -> No
         facts.sent_id = sid
 
 
+@checks("invalid-parallel-id multiple-parallel-id")
 def check_parallel_id(s: Sentence, facts: MetaFacts, comments=None) -> None:
+    """At most one ``# parallel_id = corpus/sentence`` line, with an
+    optional ``/altN``, ``/partN`` or ``/altNpartN``; the sequences of alts
+    and parts across sentences are the document's."""
     matched = []
     for lineno, line in comments if comments is not None else _comments(s):
         if "parallel_id" not in line:
@@ -143,11 +152,15 @@ def _gap(misc: str) -> str:
     return "" if misc == "SpaceAfter=No" or "SpaceAfter=No" in misc.split("|") else " "
 
 
-_GAP = _Memo(_gap)
+_GAP = Memo(_gap)
 
 
+@checks("multiple-newdoc multiple-newpar missing-text multiple-text empty-text text-trailing-whitespace")
 def check_text(s: Sentence, kinds: str, facts: MetaFacts, clean_cells: bool = False,
                comments=None) -> None:
+    """A sentence has at most one ``# newdoc`` and one ``# newpar`` line,
+    and exactly one ``# text = ...``, neither empty nor ending in
+    whitespace; then its FORMs must spell that text (`check_forms_spell_text`)."""
     newdocs = newpars = 0
     texts = []
     for lineno, line in comments if comments is not None else _comments(s):
@@ -184,6 +197,19 @@ def check_text(s: Sentence, kinds: str, facts: MetaFacts, clean_cells: bool = Fa
         if last is not None:
             facts.spaceafter = last
             return
+    check_forms_spell_text(s, kinds, facts, text_line, text, base)
+
+
+@checks("nospaceafter-yes spaceafter-value spaceafter-empty-node spaceafter-mwt-node text-form-mismatch "
+        "missing-spaceafter text-extra-chars")
+def check_forms_spell_text(s: Sentence, kinds: str, facts: MetaFacts, text_line: int, text: str,
+                           base: int) -> None:
+    """The tokens' FORMs, each followed by a space unless its MISC says
+    SpaceAfter=No, spell out ``# text`` (the words of a multiword token are
+    skipped: the token's FORM spells them).  SpaceAfter takes the value No
+    only, not on an empty node nor on a word of a multiword token, and
+    ``NoSpaceAfter=Yes`` is a misspelling of it.  ``text_line``: the line of
+    ``# text``, whose value starts at code point ``base``."""
     skip_words: set[str] = set()
     mismatch_reported = False
     pos = 0  # how much of the text the FORMs so far have spelled

@@ -1,7 +1,8 @@
 """What to validate: the level, the language, the data, the ids to leave out.
 
 `ValidationSettings` is what a caller gives (hashable, so results can be
-cached by it).  `prepare` turns it into what the checks run with, as the
+cached by it).  Its level may be ``"auto"``: level 5 when it can run, else
+3, with notes that say "levels 4-5 need" (nobody asked for level 5).  `prepare` turns it into what the checks run with, as the
 official validator's command line does: below level 4 the language is
 ``ud`` (no language-specific lists); levels 4-5 need a language and the UD
 language data, and when either is missing, unknown or unusable validation
@@ -16,13 +17,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from scorer.validation.incident import CLASSES, TESTS
-from scorer.validation.langdata import DataError, LanguageData, installed_data_dir, language_data
+from annoscore.scorer.validation.incident import CLASSES, TESTS
+from annoscore.scorer.validation.langdata import DataError, LanguageData, installed_data_dir, language_data
 
 
 @dataclass(frozen=True)
 class ValidationSettings:
-    level: int = 3
+    level: int | str = 3             # 1-5, or "auto"
     lang: str | None = None          # None: guess from the file name, else 'ud' behaviour
     data_dir: str | None = None      # the UD tools' data/ folder; None: udtools' if installed
     exclude: frozenset[str] = frozenset()
@@ -44,9 +45,6 @@ class Prepared:
     notes: tuple[str, ...] = ()      # why a level could not run, unknown ids, ...
     keep: frozenset[str] = field(default_factory=frozenset)  # the test ids reported
 
-    def reports(self, test_id: str) -> bool:
-        return test_id in self.keep
-
 
 def _expand(names: frozenset[str], notes: list[str], what: str) -> frozenset[str]:
     ids = set()
@@ -61,10 +59,16 @@ def _expand(names: frozenset[str], notes: list[str], what: str) -> frozenset[str
     return frozenset(ids)
 
 
+# How to get the data (the `ud` extra brings udtools, read as data only: its code never runs).
+INSTALL_DATA = ("To get it: pip install 'annoscore[ud]' (the UD tools' data, as PyPI udtools), or "
+                "git clone https://github.com/UniversalDependencies/tools and give --ud-data tools/data")
+
+
 @lru_cache(maxsize=64)
 def prepare(settings: ValidationSettings) -> Prepared:
     notes: list[str] = []
-    level = settings.level
+    auto = settings.level == "auto"
+    level = 5 if auto else settings.level
     if not isinstance(level, int) or level < 1:
         notes.append(f"validation level {level!r} is not 1-5; using 1")
         level = 1
@@ -83,8 +87,8 @@ def prepare(settings: ValidationSettings) -> Prepared:
             folder = settings.data_dir or installed_data_dir()
             if folder is None:
                 notes.append(f"level {level} needs the UD language data (the data/ folder of "
-                             "the UD tools: --ud-data DIR or validation.dataDir), and none was "
-                             "found: validating at level 3")
+                             f"the UD tools: --ud-data DIR or validation.dataDir), and none was "
+                             f"found: validating at level 3. {INSTALL_DATA}")
                 level = 3
             else:
                 try:
@@ -105,4 +109,6 @@ def prepare(settings: ValidationSettings) -> Prepared:
         keep &= _expand(settings.include_only, notes, "include-only")
     if settings.exclude:
         keep -= _expand(settings.exclude, notes, "exclude")
+    if auto:
+        notes = [note.replace("level 5 needs", "levels 4-5 need", 1) for note in notes]
     return Prepared(level, lang, data, tuple(notes), keep)

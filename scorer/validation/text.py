@@ -11,11 +11,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 
-from scorer.validation.block import BlockValidation, validate_block
-from scorer.validation.document import FileFacts, validate_document
-from scorer.validation.incident import Incident
-from scorer.validation.langdata import guess_language
-from scorer.validation.settings import ValidationSettings, prepare
+from annoscore.scorer.validation.block import BlockValidation, validate_block
+from annoscore.scorer.validation.document import FileFacts, validate_document
+from annoscore.scorer.validation.incident import Incident
+from annoscore.scorer.validation.langdata import guess_language
+from annoscore.scorer.validation.settings import ValidationSettings, prepare
+from ..reading import open_file
 
 
 @dataclass(frozen=True)
@@ -80,10 +81,6 @@ class ValidationResult:
     def errors(self) -> int:
         return sum(1 for i in self.incidents if i.is_error)
 
-    @property
-    def warnings(self) -> int:
-        return sum(1 for i in self.incidents if not i.is_error)
-
 
 def validate_text(text: str, settings: ValidationSettings = ValidationSettings(),
                   path: str | os.PathLike | None = None) -> ValidationResult:
@@ -111,6 +108,6 @@ def validate_file(path: str | os.PathLike, settings: ValidationSettings = Valida
                   ) -> ValidationResult:
     """`validate_text` of a file read as UTF-8 (undecodable bytes become
     U+FFFD, which the validator reports as ``invalid-utf``)."""
-    with open(path, "rb") as handle:
+    with open_file(path) as handle:
         data = handle.read()
     return validate_text(data.decode("utf-8", errors="replace"), settings, path)

@@ -19,9 +19,10 @@ number being 0, a word number or an empty node's float.
 
 from __future__ import annotations
 
-from scorer.validation.chars import DEPREL, DEPS, FEATS, FORM, HEAD, ID, LEMMA, MISC, UPOS
-from scorer.validation.level1 import Sentence
-from scorer.validation.level2 import DEPS_PAIRS, Words, _Memo
+from annoscore.scorer.columns import DEPREL, DEPS, FEATS, FORM, HEAD, ID, LEMMA, MISC, UPOS
+from annoscore.scorer.validation.level1 import Sentence
+from annoscore.scorer.validation.level2 import DEPS_PAIRS, Words
+from annoscore.scorer.validation.memo import Memo
 
 
 def _items(value: str) -> dict:
@@ -35,8 +36,8 @@ def _items(value: str) -> dict:
     return result
 
 
-ITEMS = _Memo(_items)
-UDEPREL = _Memo(lambda deprel: deprel.split(":", 1)[0])
+ITEMS = Memo(_items)
+UDEPREL = Memo(lambda deprel: deprel.split(":", 1)[0])
 
 
 class Tree:
@@ -119,9 +120,6 @@ class Tree:
 
     # --- cells as Udapi reads them ---------------------------------------------------
 
-    def feats_of(self, k: int) -> dict:
-        return ITEMS[self.feats[k]]
-
     def misc_of(self, k: int) -> dict:
         """MISC of word k, without SpaceAfter inside a multiword token."""
         items = ITEMS[self.misc[k]]
@@ -144,12 +142,6 @@ class Tree:
             s = self.sentence
             self.node_line = {cols[ID]: s.sentence_line + i for i, cols in enumerate(s.rows)}
         return self.node_line
-
-    def line_of(self, number: float | int) -> int:
-        """The line of a node by its number (str(float) for empty nodes, as Udapi's ord)."""
-        if isinstance(number, int):
-            return self.line[number] if 0 < number <= self.n else self.lines_by_id().get(str(number), -1)
-        return self.lines_by_id().get(str(number), -1)
 
     def edeps(self, raw: str) -> list[tuple[float | int, str]]:
         """(head number, relation) of a DEPS cell (heads known to exist)."""

@@ -1,4 +1,4 @@
-"""``python -m server.cli``: the same as the ``annoscore`` command."""
+"""``python -m annoscore``: the same as the ``annoscore`` command."""
 
 from . import console
 

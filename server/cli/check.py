@@ -1,10 +1,11 @@
-"""``annoscore check FILE… [--gold G] [--json] [--lang L] [--level N] …``: diagnostics once, for CI and pre-commit.
+"""``annoscore check FILE… [--gold G] [--output-format F] [--statistics] [--select/--ignore CODE…] [--lang L] …``: diagnostics once, for CI and pre-commit.
 
 Every diagnostic of a file, with the UD validator's findings among them
 (`server.engine.conllu.validation`; ``--lang``, ``--level``,
-``--exclude``, ``--include-only``, ``--ud-data`` choose what is validated,
-over the project file's settings).  Nothing is capped: every diagnostic is
-listed.
+``--ud-data`` choose what is validated, over the project file's settings).
+Nothing is capped: every diagnostic is listed, in the format CI reads
+(`server.cli.output_formats`), or counted per code (``--statistics``);
+``--select`` / ``--ignore`` choose what is reported (`server.cli.selection`).
 
 Exit status as linters have it: 0 when nothing at or above ``--fail-on``
 was found, 1 when something was, 2 for a wrong command line.  Without
@@ -18,15 +19,19 @@ for levels 4-5, no UD data) is said once on stderr.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from typing import TYPE_CHECKING
 
-from scorer.problems import Severity
+from annoscore.scorer.excerpt import printable, printable_name
+from annoscore.scorer.problems import Severity
 
+from . import output_formats
 from .errors import InputError, UsageError
 from .inputs import check_input_file
+from .output_formats import CheckedFile, shown_text
+from .selection import Selection, names_in
+from .commands import SUMMARIES
 
 if TYPE_CHECKING:
     from ..daemon import DiskWorkspace
@@ -36,15 +41,28 @@ FAIL_ON = {"error": Severity.ERROR, "warning": Severity.WARNING,
 
 
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser("check", help="show diagnostics for files (exit 1 when there are problems)",
+    p = subparsers.add_parser("check", help=SUMMARIES["check"],
                               description="Diagnostics for FILEs (or every file in a folder): format "
                                           "problems, refused trees, unparsed sentences, low confidence, "
-                                          "and with gold, mismatches and the score.")
+                                          "and with gold, mismatches and the score. Text output closes on stderr with "
+                                          "the files checked, the UD validation level that ran and the "
+                                          "diagnostics per severity.")
     p.add_argument("files", nargs="+", metavar="FILE",
                    help="files to check, or folders to search for files annoscore reads (.conllu, .conll, "
                         ".txt, .tsv and those annoscore.toml pairs)")
     p.add_argument("--gold", metavar="G", help="score every FILE against G (default: NAME.gold.EXT or annoscore.toml)")
-    p.add_argument("--json", action="store_true", help="one JSON object")
+    p.add_argument("--output-format", choices=output_formats.FORMATS, default=None, metavar="FORMAT",
+                   help=f"how diagnostics are written: {', '.join(output_formats.FORMATS)} (default: text; "
+                        "see docs/ci.md)")
+    p.add_argument("--json", action="store_true", help="the same as --output-format json")
+    p.add_argument("--statistics", action="store_true",
+                   help="print how many diagnostics of each code there are, the most frequent first, instead "
+                        "of the diagnostics (text, or --output-format json)")
+    p.add_argument("--select", action="append", metavar="CODE[,CODE…]",
+                   help="report only diagnostics with these codes, validator test ids or classes (FORMAT, "
+                        "MORPHO, SYNTAX, ENHANCED, METADATA, UNICODE), comma-separated; the same as --include-only")
+    p.add_argument("--ignore", action="append", metavar="CODE[,CODE…]",
+                   help="do not report these codes, test ids or classes (comma-separated); the same as --exclude")
     p.add_argument("--threshold", type=float, metavar="T",
                    help="cells with a confidence (Conf= in MISC) below T are shown (default 0.8)")
     p.add_argument("--fail-on", choices=FAIL_ON, default=None,
@@ -57,10 +75,14 @@ def add_parser(subparsers) -> None:
                         "hand, else 3)")
     v.add_argument("--lang", metavar="L", help="the language for levels 4-5 (default: from a UD file name such "
                                                "as en_ewt-ud-dev.conllu, else lang in annoscore.toml)")
-    v.add_argument("--exclude", nargs="+", action="extend", metavar="ID",
-                   help="test ids or classes (FORMAT, MORPHO, SYNTAX, ENHANCED, METADATA, UNICODE) not to report")
-    v.add_argument("--include-only", nargs="+", action="extend", metavar="ID",
-                   help="report only these test ids or classes")
+    # One value each, comma-separated and repeatable (as --select/--ignore): a
+    # list of any length would take the FILE after it for a name.
+    v.add_argument("--exclude", action="append", metavar="ID[,ID…]",
+                   help="test ids, classes or codes not to report, comma-separated or repeated "
+                        "(the same as --ignore)")
+    v.add_argument("--include-only", action="append", metavar="ID[,ID…]",
+                   help="report only these test ids, classes or codes, comma-separated or repeated "
+                        "(the same as --select)")
     v.add_argument("--ud-data", metavar="DIR", help="the data/ folder of the UD tools (default: the installed "
                                                     "udtools package's)")
     p.set_defaults(run=run)
@@ -70,28 +92,51 @@ def validation_config(args: argparse.Namespace, base):
     """The project's validation settings with the command line's over them."""
     from dataclasses import replace
 
-    from ..config import _Reader
+    from ..config import read_setting
 
-    reader = _Reader("check")
     changes = {}
     if args.level is not None:
         changes["level"] = args.level
     if args.lang is not None:
-        lang = reader.language({"--lang": args.lang}, "--lang", None)
-        if reader.problems:
+        lang, problems = read_setting("validation.lang", args.lang, "--lang")
+        if problems:
             raise UsageError(f"--lang {args.lang}: a UD language code is letters, such as en or cop")
         changes["lang"] = lang
-    for option, name in (("exclude", "--exclude"), ("include_only", "--include-only")):
-        names = getattr(args, option)
-        if names:
-            names = [n for given in names for n in given.replace(",", " ").split()]
-            known = reader.test_ids({name: names}, name, ())
-            if reader.problems:
-                raise UsageError(reader.problems[0].message.split(": ", 2)[-1].replace("; left out", ""))
-            changes[option] = known
+    selection = selection_of(args)
+    if args.exclude or args.ignore:  # added to the project file's (as ruff's --ignore is to its configuration)
+        changes["exclude"] = tuple(dict.fromkeys((*base.exclude, *selection.validator_names(selection.ignore))))
+    if args.include_only or args.select:
+        changes["include_only"] = selection.validator_names(selection.select)
     if args.ud_data is not None:
         changes["data_dir"] = os.path.abspath(os.path.expanduser(args.ud_data))
     return replace(base, **changes)
+
+
+def selection_of(args: argparse.Namespace) -> Selection:
+    """``--select``/``--include-only`` and ``--ignore``/``--exclude`` (usage error: a name unknown)."""
+    return Selection.from_options(
+        [(o, n) for o, given in (("--select", args.select), ("--include-only", args.include_only))
+         for n in names_in(given)],
+        [(o, n) for o, given in (("--ignore", args.ignore), ("--exclude", args.exclude)) for n in names_in(given)])
+
+
+def output_format_of(args: argparse.Namespace) -> str:
+    """``--output-format``, ``--json`` its alias for json; with ``--statistics`` a table or JSON only."""
+    if args.json and args.output_format not in (None, "json"):
+        raise UsageError(f"--json is --output-format json: it cannot go with --output-format {args.output_format}")
+    chosen = "json" if args.json else args.output_format or "text"
+    if args.statistics and chosen not in output_formats.STATISTICS_FORMATS:
+        raise UsageError(f"--statistics is written as text or json, not {chosen}")
+    return chosen
+
+
+def project_folder() -> str:
+    """The project's root: the nearest folder from the current one upwards
+    with a project file (annoscore.toml, or pyproject.toml with
+    [tool.annoscore]), as linters find theirs; else the current folder."""
+    from ..project import project_root
+
+    return project_root(os.getcwd()) or os.getcwd()
 
 
 # About the size of a file whose first validation goes to helpers (600 blocks).
@@ -120,7 +165,7 @@ def _validate_early(args: argparse.Namespace, large: list[str], settings) -> dic
     over with the settings the engine will have, before the rest of the
     engine is imported.  Returns what was read and cut (path: (`DiskText`,
     `TextStore`)), which the workspace takes rather than doing it again."""
-    from scorer.gcpause import gc_paused
+    from annoscore.scorer.gcpause import gc_paused
 
     from ..config import load_project, setup_for
     from ..engine.conllu import validation_parts
@@ -131,7 +176,7 @@ def _validate_early(args: argparse.Namespace, large: list[str], settings) -> dic
     texts: dict[str, tuple] = {}
     if not large or validation_parts.helpers() < 2:
         return texts
-    root = os.getcwd()
+    root = project_folder()
     project, _ = load_project(root, settings)  # (its problems are told once, by the workspace)
     config = validation_config(args, project.validation)
     for path in large:
@@ -151,11 +196,24 @@ def _validate_early(args: argparse.Namespace, large: list[str], settings) -> dic
     return texts
 
 
+def _list_hint(path: str) -> None:
+    """A usage error for a missing FILE that is a check's name, as the old
+    space-separated ``--exclude A B FILE`` gives: name the comma form."""
+    from .selection import VALIDATION_CLASSES, CODES, VALIDATION_TESTS
+
+    if path in VALIDATION_TESTS or path in CODES or path.upper() in VALIDATION_CLASSES:
+        raise UsageError(f"{path} is a check's name, not a file: option lists are comma-separated "
+                         f"(--exclude A,{path}) or repeated (--exclude A --exclude {path})")
+
+
 def run(args: argparse.Namespace) -> int:
     if args.threshold is not None and not 0.0 <= args.threshold <= 1.0:
         raise UsageError(f"--threshold must be between 0 and 1, not {args.threshold}")
+    output_format = output_format_of(args)
+    selection = selection_of(args)
     for path in args.files:
         if not os.path.exists(path):
+            _list_hint(path)
             raise InputError(f"{path}: no such file")
     if args.gold:
         check_input_file(args.gold, "gold")
@@ -167,7 +225,7 @@ def run(args: argparse.Namespace) -> int:
     read = _validate_early(args, large, settings)
     from ..daemon import DiskWorkspace, files_under, shown_path  # (the engine: imported by the commands using it)
 
-    workspace = DiskWorkspace(os.getcwd(), settings)
+    workspace = DiskWorkspace(project_folder(), settings)
     from dataclasses import replace
     engine_settings = replace(workspace.engine.settings, max_diagnostics=sys.maxsize,
                               max_diagnostics_per_document=sys.maxsize,
@@ -176,7 +234,8 @@ def run(args: argparse.Namespace) -> int:
         engine_settings = replace(engine_settings, threshold=args.threshold)
     workspace.engine.settings = engine_settings
     workspace.gold_override = args.gold
-    keys = [os.path.abspath(p) for p in files_under(args.files)
+    skipped: list[str] = []
+    keys = [os.path.abspath(p) for p in files_under(args.files, skipped)
             if workspace.add(p, *read.pop(os.path.abspath(p), ()))
             or (os.path.isfile(p) and p in args.files and _unreadable(workspace, p))]
     if not keys:  # a mistyped folder must not pass a CI job
@@ -189,34 +248,57 @@ def run(args: argparse.Namespace) -> int:
     failing = 0
     report = []
     for key in keys:
-        diagnostics = workspace.diagnostics(key)
-        failing += sum(1 for d in diagnostics if _fails(d, threshold, args.fail_on is None))
-        report.append((key, diagnostics, workspace.score(key), workspace.status(key)))
+        diagnostics = [d for d in workspace.diagnostics(key) if selection.keeps(d)]
+        fails = [_fails(d, threshold, args.fail_on is None) for d in diagnostics]
+        failing += sum(fails)
+        failing += _is_empty_file(key)  # (as every command: an empty file cannot be checked)
+        report.append(CheckedFile(shown_path(key), diagnostics, fails, workspace.score(key), workspace.status(key)))
     for problem in workspace.config_problems:
         print(f"annoscore check: {problem.text()}", file=sys.stderr)
-    if args.json:
-        _write_json([(shown_path(k), ds, score) for k, ds, score, _ in report], failing, sys.stdout)
+    for note in skipped:  # (not regular files, symlinks out of the project: docs/reliability.md)
+        print(f"annoscore check: {note}", file=sys.stderr)
+    if args.statistics:
+        output_formats.write_statistics(output_format, report, sys.stdout)
+    elif output_format != "text":
+        output_formats.write(output_format, report, failing, sys.stdout)
     else:
-        for key, diagnostics, _, status in report:
-            for d in diagnostics:
-                print(d.text())
-            print(f"{shown_path(key)}: {status}", file=sys.stderr)
+        for checked in report:
+            for d in checked.diagnostics:
+                print(shown_text(d.text()))
+            print(f"{printable_name(checked.path)}: {shown_text(checked.status)}", file=sys.stderr)
     for key in keys:  # (after the rest: what did not run, once)
         for note in workspace.engine.new_notes(key):
             print(f"annoscore check: UD validation: {note}", file=sys.stderr)
+    if output_format == "text" and not args.statistics:
+        print(f"annoscore check: {summary(report, [_validation_level(workspace, k) for k in keys])}",
+              file=sys.stderr)
     return 1 if failing else 0
 
 
-def _write_json(files: list[tuple[str, list, object]], failing: int, out) -> None:
-    """The report as one JSON object, one diagnostic per line: readable and
-    diffable, and written by the C encoder (``json.dump`` with an indent
-    encodes in Python, a fifth of a second for a treebank's findings)."""
-    out.write('{"files": [')
-    for i, (path, diagnostics, score) in enumerate(files):
-        out.write(f'{"," if i else ""}\n {{"path": {json.dumps(path)}, "diagnostics": [')
-        out.write(",".join("\n  " + json.dumps(d.as_json()) for d in diagnostics))
-        out.write(f'],\n  "score": {json.dumps(score)}}}')
-    out.write(f'],\n "failing": {failing}}}\n')
+SEVERITY_NAMES = (("error", "errors"), ("warning", "warnings"), ("information", "information"),
+                  ("hint", "hints"))
+
+
+def summary(report: list[CheckedFile], levels: list[int | None]) -> str:
+    """The closing line: files checked, the UD validation level that ran,
+    and the reported diagnostics per severity (``2 errors, 1 warning``)."""
+    from collections import Counter
+
+    counts = Counter(d.severity for checked in report for d in checked.diagnostics)
+    ran = sorted({level for level in levels if level is not None})
+    validated = ("no UD validation" if not ran else
+                 f"UD validation at level {ran[0]}" if len(ran) == 1 else
+                 f"UD validation at levels {', '.join(map(str, ran[:-1]))} and {ran[-1]}")
+    found = ", ".join(f"{counts[one]} {one if counts[one] == 1 else many}" for one, many in SEVERITY_NAMES)
+    return f"{len(report)} file{'s' if len(report) != 1 else ''}, {validated}: {found}"
+
+
+def _validation_level(workspace: DiskWorkspace, key: str) -> int | None:
+    """The validation level that ran for a document (after any fall-back), None if none did."""
+    document = workspace.engine.documents.get(key)
+    state = getattr(getattr(document, "results", None), "validation", None)
+    prepared = getattr(state, "prepared", None)
+    return None if prepared is None else prepared.level
 
 
 def _fails(diagnostic, threshold: Severity, validator_rule: bool) -> bool:
@@ -229,8 +311,16 @@ def _fails(diagnostic, threshold: Severity, validator_rule: bool) -> bool:
 
 
 def _unreadable(workspace: DiskWorkspace, path: str) -> bool:
-    """A file named on the command line that could not be added: say why."""
-    if workspace.relevant(path):
-        check_input_file(path)  # raises: empty, unreadable
-    raise InputError(f"{path}: annoscore does not read this file (use .conllu, .txt, .tsv, "
+    """A file named on the command line that could not be added: say why,
+    as every command says it (compressed, not text, refused ...), else that
+    annoscore does not read files of its kind."""
+    check_input_file(path)  # raises: empty, unreadable, compressed, not text
+    raise InputError(f"{printable(path)}: annoscore does not read this file (use .conllu, .txt, .tsv, "
                      "or pair it in annoscore.toml)")
+
+
+def _is_empty_file(path: str) -> bool:
+    try:
+        return os.path.getsize(path) == 0
+    except OSError:
+        return False

@@ -16,18 +16,18 @@ import argparse
 import json
 import sys
 
-from scorer.comparison import Comparison, IncomparableLists, compare_outcomes, format_p
-from scorer.outcomes import OutcomeList, OutcomeListError
-from scorer.report import Signature, file_sha256, percent, render_table
+from annoscore.scorer.comparison import Comparison, IncomparableLists, compare_outcomes, format_p
+from annoscore.scorer.outcomes import OutcomeList, OutcomeListError
+from annoscore.scorer.report import Signature, file_sha256, percent, render_table
 
 from .errors import InputError, UsageError
 from .inputs import InputFile, check_input_file, read_once
+from .commands import SUMMARIES
 
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
-        "compare", help="is system A really better than B? (two --save-errors lists, or two predictions "
-                        "with --gold)",
+        "compare", help=SUMMARIES["compare"],
         description="Compare two per-item right/wrong lists saved with `annoscore evaluate ... "
                     "--save-errors FILE` against the same gold file (McNemar's exact test); or, with "
                     "--gold, two CoNLL-U predictions (or folders of them) against gold, with sentences "

@@ -17,14 +17,14 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from scorer.batch import PairingError, pair_directories
-from scorer.comparison import format_p
-from scorer.conllu.counts import METRICS, STRICT_METRICS
-from scorer.conllu.evaluate import ConlluOptions
-from scorer.excerpt import excerpt
-from scorer.paired import TreebankPair, UnreadableInput, compare_treebanks, treebank_pairs
-from scorer.report import percent, render_table
-from scorer.significance import DEFAULT_SAMPLES, DEFAULT_SEED
+from annoscore.scorer.batch import PairingError, pair_directories
+from annoscore.scorer.comparison import format_p
+from annoscore.scorer.conllu.counts import METRICS, STRICT_METRICS
+from annoscore.scorer.conllu.evaluate import ConlluOptions
+from annoscore.scorer.excerpt import excerpt
+from annoscore.scorer.paired import TreebankPair, UnreadableInput, compare_treebanks, treebank_pairs
+from annoscore.scorer.report import percent, render_table
+from annoscore.scorer.significance import DEFAULT_SAMPLES, DEFAULT_SEED
 
 from ..processes import default_jobs
 from .errors import InputError, UsageError

@@ -12,15 +12,16 @@ import sys
 from importlib import resources
 
 from . import evaluate
+from .commands import SUMMARIES
 
 
 def sample_path(name: str) -> str:
-    return str(resources.files("server.demo").joinpath(name))
+    return str(resources.files("annoscore.server.demo").joinpath(name))
 
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
-        "demo", help="score the bundled sample files (shows what the report looks like)",
+        "demo", help=SUMMARIES["demo"],
         description="Score a bundled sample prediction against its gold with `annoscore evaluate "
                     "--threshold 0.8`: a tokenization difference, label errors, a cycle, an unparsed "
                     "sentence and per-cell confidences, so every part of the report shows.")

@@ -13,6 +13,7 @@ from . import final
 from .errors import UsageError
 from .inputs import FORMATS, check_input_file, infer_format, read_once
 from .options import CONLLU_SAVE_METRICS, LABELS_SAVE_METRICS, SEGMENTATION_SAVE_METRICS
+from .commands import SUMMARIES
 
 # The runner module of each format, imported only when used (a command
 # should not wait for the scorers of formats it does not read).
@@ -22,7 +23,7 @@ RUNNERS = {"conllu": "evaluate_conllu", "space": "evaluate_segmentation",
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
-        "evaluate", help="score a prediction against gold (prediction first, gold second)",
+        "evaluate", help=SUMMARIES["evaluate"],
         description="Score PRED against GOLD. CoNLL-U is scored with the CoNLL 2018 metrics, "
                     "equal to the official conll18_ud_eval.py. PRED_DIR GOLD_DIR scores every pair "
                     "of CoNLL-U files the two folders hold, with macro- and micro-averages.")
@@ -61,7 +62,8 @@ def add_parser(subparsers) -> None:
                    help="the N most frequent confusions of relation and UPOS, with examples")
     g = p.add_argument_group("many treebanks (PRED_DIR GOLD_DIR, --manifest, --system)")
     g.add_argument("--manifest", metavar="FILE",
-                   help="pairs listed in FILE, one a line: PRED GOLD [NAME] (paths relative to FILE)")
+                   help="pairs listed in FILE, one a line: PRED GOLD [NAME] (paths relative to FILE's folder, or to "
+                        "the working folder when FILE is no regular file, as <(…) is)")
     g.add_argument("--system", action="append", metavar="NAME=GLOB",
                    help="runs of a system (seeds): files against the GOLD file, or folders against "
                         "GOLD_DIR; repeat for more runs or systems. Without '=' (--system NAME): the "

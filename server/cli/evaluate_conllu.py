@@ -6,14 +6,13 @@ import argparse
 import json
 import sys
 
-from scorer.conllu.evaluate import ConlluOptions, evaluate_files
-from scorer.conllu.reader import BinaryFileError
-from scorer.conllu.report import conllu_json, conllu_signature, conllu_text
-from scorer.excerpt import excerpt
-from scorer.outcomes import OutcomeList
-from scorer.report import Signature, file_sha256
+from annoscore.scorer.conllu.evaluate import ConlluOptions, evaluate_files, unreadable_message
+from annoscore.scorer.conllu.reader import BinaryFileError
+from annoscore.scorer.conllu.report import conllu_json, conllu_signature, conllu_text
+from annoscore.scorer.excerpt import excerpt
+from annoscore.scorer.outcomes import OutcomeList
+from annoscore.scorer.report import Signature, file_sha256
 
-from ..parallel import evaluate_in_parallel
 from ..processes import default_jobs
 from . import final
 from .errors import InputError, UsageError
@@ -59,13 +58,15 @@ def run(args: argparse.Namespace, pred: InputFile, gold: InputFile) -> int:
     breakdown = None
     kinds = breakdown_kinds(args)
     if kinds or args.confusions:
-        from scorer.conllu.breakdown import BreakdownCollector
+        from annoscore.scorer.conllu.breakdown import BreakdownCollector
         breakdown = BreakdownCollector(kinds, args.confusions or 0)
     progress = Progress(f"Scoring {pred.name}", _size(pred.path))
     try:
         result = None
         jobs = args.jobs if args.jobs is not None else default_jobs()
         if official is None and breakdown is None and jobs > 1:
+            from ..parallel import evaluate_in_parallel  # (multiprocessing: only when it runs)
+
             progress.note(f"(in {jobs} processes)")
             result = evaluate_in_parallel(pred.path, gold.path, options, jobs, progress=progress.update)
         if result is None:
@@ -79,6 +80,10 @@ def run(args: argparse.Namespace, pred: InputFile, gold: InputFile) -> int:
         raise InputError(gold.shown(pred.shown(f"{error.filename}: {error.strerror}"))) from None
     finally:
         progress.done()
+    unreadable = result.unreadable_file()
+    if unreadable is not None:
+        side, problem = unreadable
+        raise InputError(unreadable_message((pred if side == "system" else gold).name, problem))
     gold_unparsed = any(p.code == "unparsed" for ref in result.gold_refused.items for p in ref.reasons)
     print_hints("evaluate", conllu_swapped_hint(pred.path, gold.path, result.unparsed.count, gold_unparsed))
     signature = signature_for(pred, gold, options, result)
@@ -101,7 +106,7 @@ def run(args: argparse.Namespace, pred: InputFile, gold: InputFile) -> int:
     else:
         text = conllu_text(result, signature, counts=args.counts)
         if breakdown is not None:
-            from scorer.conllu.breakdown import breakdown_text
+            from annoscore.scorer.conllu.breakdown import breakdown_text
             text += "\n\n" + breakdown_text(breakdown.as_json(), rows=BREAKDOWN_ROWS)
         if official_table is not None:
             text += "\n\n" + official_table.side_by_side(result)

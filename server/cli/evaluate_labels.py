@@ -6,12 +6,12 @@ import argparse
 import json
 import sys
 
-from scorer.labels.evaluate import evaluate_files
-from scorer.labels.table import table_spec
-from scorer.labels.report import labels_json, labels_text
-from scorer.lines import errors
-from scorer.outcomes import OutcomeList
-from scorer.report import Signature, file_sha256
+from annoscore.scorer.labels.evaluate import evaluate_files
+from annoscore.scorer.labels.table import table_spec
+from annoscore.scorer.labels.report import labels_json, labels_text
+from annoscore.scorer.lines import errors
+from annoscore.scorer.outcomes import OutcomeList
+from annoscore.scorer.report import Signature, file_sha256
 
 from . import final
 from .errors import InputError, UsageError

@@ -17,13 +17,13 @@ import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
-from scorer.batch import (
+from annoscore.scorer.batch import (
     MISSING, SCORED, UNREADABLE, TABLE_METRICS, ManyOptions, FilePairs, PairingError, PairTask, expand_runs,
-    many_report, pair_directories, pair_run, read_manifest, score_pair,
+    macro_f1, many_report, micro_f1, pair_directories, pair_f1, pair_run, read_manifest, score_pair,
 )
-from scorer.conllu.breakdown import breakdown_text
-from scorer.excerpt import excerpt, printable
-from scorer.report import percent, render_table
+from annoscore.scorer.conllu.breakdown import breakdown_text
+from annoscore.scorer.excerpt import excerpt, printable
+from annoscore.scorer.report import percent, render_table
 
 from ..processes import default_jobs
 from . import final
@@ -181,9 +181,9 @@ def _text(report: dict[str, Any], strict: bool) -> str:
     rows = []
     for p in pairs:
         if p["status"] == SCORED:
-            metrics = p["result"]["metrics"]
             zero = shared_task and p["refused"]
-            row = [excerpt(p["name"])] + [percent(0.0 if zero else metrics[m]["f1"]) for m in TABLE_METRICS]
+            # From the counts (the JSON's figures are rounded already): rounded once, here.
+            row = [excerpt(p["name"])] + [percent(pair_f1(p, m, shared_task)) for m in TABLE_METRICS]
             row.append("refused by the official scorer" + (": counts as 0" if zero else " (scored)")
                        if p["refused"] else "")
         else:
@@ -191,9 +191,9 @@ def _text(report: dict[str, Any], strict: bool) -> str:
             row.append("missing: counts as 0" if p["status"] == MISSING else "cannot be read: counts as 0")
         rows.append(row)
     n, scored = averages["treebanks"], averages["scored"]
-    rows.append([f"Macro-average ({n})"] + [percent(averages["macro"][m]) for m in TABLE_METRICS]
+    rows.append([f"Macro-average ({n})"] + [percent(macro_f1(pairs, m, shared_task)) for m in TABLE_METRICS]
                 + ["over every gold treebank"])
-    rows.append([f"Micro-average ({scored})"] + [percent(averages["micro"][m]["f1"]) for m in TABLE_METRICS]
+    rows.append([f"Micro-average ({scored})"] + [percent(micro_f1(pairs, m, shared_task)) for m in TABLE_METRICS]
                 + ["over the words of the pairs scored"])
     lines = ["F1 per treebank:", render_table(headers, rows, "l" + "r" * len(TABLE_METRICS) + "l"), ""]
     if averages["missing"]:

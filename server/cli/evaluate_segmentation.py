@@ -6,12 +6,12 @@ import argparse
 import json
 import sys
 
-from scorer.lines import errors
-from scorer.outcomes import OutcomeList
-from scorer.report import Signature, file_sha256
-from scorer.segmentation.evaluate import OUTCOME_METRICS, evaluate_files
-from scorer.segmentation.report import segmentation_json, segmentation_text
-from scorer.segmentation.tokens import SegmentationOptions
+from annoscore.scorer.lines import errors
+from annoscore.scorer.outcomes import OutcomeList
+from annoscore.scorer.report import Signature, file_sha256
+from annoscore.scorer.segmentation.evaluate import OUTCOME_METRICS, evaluate_files
+from annoscore.scorer.segmentation.report import segmentation_json, segmentation_text
+from annoscore.scorer.segmentation.tokens import SegmentationOptions
 
 from . import final
 from .errors import InputError, UsageError

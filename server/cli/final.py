@@ -20,7 +20,7 @@ import os
 import sys
 from dataclasses import dataclass
 
-from scorer.report import Signature, file_sha256
+from annoscore.scorer.report import Signature, file_sha256
 
 from ..project import project_root
 from ..ledger import FOLDER, NAME, LedgerError, Run, earlier_run, read_runs, record, refusal

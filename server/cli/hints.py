@@ -18,8 +18,8 @@ from __future__ import annotations
 import mmap
 import sys
 
-from scorer.excerpt import quoted
-from scorer.segmentation.tokens import UPOS_TAGS
+from annoscore.scorer.excerpt import quoted
+from annoscore.scorer.reading import open_file
 
 SAMPLE_BYTES = 1 << 16
 SAMPLE_LINES = 200
@@ -29,7 +29,7 @@ MOST = 0.95  # the share of sampled lines (or tokens) that must fit a pattern
 def _sample(path: str) -> list[str]:
     """The first lines with text of a file (decoding errors replaced)."""
     try:
-        with open(path, "rb") as f:
+        with open_file(path) as f:
             data = f.read(SAMPLE_BYTES)
     except OSError:
         return []
@@ -46,6 +46,8 @@ def _mostly(flags: list[bool]) -> bool:
 def _word_pos(lines: list[str], separator: str) -> bool:
     """Nearly every token is ``word/TAG`` with a UD UPOS tag."""
     tokens = [t for line in lines for t in line.split(separator) if t.strip()]
+    from annoscore.scorer.segmentation.tokens import UPOS_TAGS  # (only for a file that may be tagged tokens)
+
     return _mostly([t.rpartition("/")[2] in UPOS_TAGS and t.rpartition("/")[0] != "" for t in tokens])
 
 
@@ -82,7 +84,7 @@ def segmentation_hints(pred: str, gold: str, fmt: str, pos: bool, trouble: bool)
 def _has_conf(path: str) -> bool:
     """Whether the file has a ``Conf=`` anywhere (searched without reading it into Python)."""
     try:
-        with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        with open_file(path) as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
             return data.find(b"Conf=") >= 0
     except (OSError, ValueError):  # ValueError: an empty file cannot be mapped
         return False

@@ -13,17 +13,18 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from scorer.formats import FORMATS
-from scorer.problems import Severity
+from annoscore.scorer.formats import FORMATS
+from annoscore.scorer.problems import Severity
 
 if TYPE_CHECKING:  # the readers and settings are imported when a command runs (the CLI starts faster)
-    from scorer.hygiene.items import ItemFile, ReadOptions
-    from scorer.hygiene.near import NearRules
-    from scorer.hygiene.normalize import Normalization
+    from annoscore.scorer.hygiene.items import ItemFile, ReadOptions
+    from annoscore.scorer.hygiene.near import NearRules
+    from annoscore.scorer.hygiene.normalize import Normalization
 
     from ..config import Settings
 
 from ..project import project_root
+from annoscore.scorer.excerpt import one_line, printable_name
 from .errors import UsageError
 
 SHOWN_PROBLEMS = 10  # per file, on stderr
@@ -66,8 +67,8 @@ def project(command: str) -> tuple[str | None, Settings]:
 
 
 def rules(args: argparse.Namespace, settings: Settings) -> tuple[Normalization, NearRules, int]:
-    from scorer.hygiene.near import parse_near
-    from scorer.hygiene.normalize import parse_normalization
+    from annoscore.scorer.hygiene.near import parse_near
+    from annoscore.scorer.hygiene.normalize import parse_normalization
     normalize = args.normalize if args.normalize is not None else settings.splits.normalize
     near = args.near if args.near is not None else settings.splits.near
     try:
@@ -85,14 +86,14 @@ def rules(args: argparse.Namespace, settings: Settings) -> tuple[Normalization, 
 
 
 def read_options(args: argparse.Namespace) -> ReadOptions:
-    from scorer.hygiene.items import ReadOptions
+    from annoscore.scorer.hygiene.items import ReadOptions
     return ReadOptions(args.format, args.pos, args.text_column, args.label_column, args.id_column)
 
 
 def read(path: str, options: ReadOptions, command: str) -> ItemFile:
     """A file's items, its problems printed on stderr (the first few).
     UsageError when it cannot be read at all (no check is possible)."""
-    from scorer.hygiene.items import format_of, read_items
+    from annoscore.scorer.hygiene.items import format_of, read_items
     if not os.path.exists(path):
         raise UsageError(f"{path}: no such file")
     if os.path.isdir(path):
@@ -112,10 +113,11 @@ def read(path: str, options: ReadOptions, command: str) -> ItemFile:
     if unusable is not None:
         raise UsageError(f"{unusable.location(path)}: {unusable.message}")
     for problem in items.problems[:SHOWN_PROBLEMS]:
-        print(f"annoscore {command}: {problem.location(path)}: {problem.severity.label}: {problem.message}",
+        print(f"annoscore {command}: {problem.location(printable_name(path))}: {problem.severity.label}: "
+              f"{one_line(problem.message)}",
               file=sys.stderr)
     if len(items.problems) > SHOWN_PROBLEMS:
-        print(f"annoscore {command}: {path}: {len(items.problems) - SHOWN_PROBLEMS} more problems",
+        print(f"annoscore {command}: {printable_name(path)}: {len(items.problems) - SHOWN_PROBLEMS} more problems",
               file=sys.stderr)
     return items
 

@@ -10,6 +10,7 @@ user wrote it (`InputFile`).
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import stat
@@ -19,8 +20,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterator
 
-from scorer.binary import HEAD_BYTES, binary_problem
-from scorer.formats import EXTENSIONS, FORMATS
+from annoscore.scorer.binary import HEAD_BYTES, binary_problem
+from annoscore.scorer.excerpt import printable
+from annoscore.scorer.formats import EXTENSIONS, FORMATS
+from annoscore.scorer.reading import EMPTY, open_file, shown_size, size_limit
 
 from .errors import InputError, UsageError
 
@@ -45,10 +48,23 @@ class InputFile:
 
 
 def _is_stream(name: str) -> bool:
+    """A pipe the user named (``<(…)``, a FIFO): copied once.  Devices and
+    sockets are not streams to copy: `check_input_file` refuses them."""
     try:
-        return not stat.S_ISREG(os.stat(name).st_mode) and not os.path.isdir(name)
+        return stat.S_ISFIFO(os.stat(name).st_mode)
     except OSError:
         return False  # missing: check_input_file says so
+
+
+def _copy(stream, out, name: str) -> None:
+    """Copy a stream, at most the size bound of one file (`scorer.reading`)."""
+    limit, copied = size_limit(), 0
+    while chunk := stream.read(1 << 20):
+        copied += len(chunk)
+        if copied > limit:
+            raise InputError(f"{printable(name)}: gives more than annoscore's limit of {shown_size(limit)} for one "
+                             "file (raise it with --max-file-size or ANNOSCORE_MAX_FILE_SIZE)")
+        out.write(chunk)
 
 
 @contextmanager
@@ -69,12 +85,12 @@ def read_once(names: list[str]) -> Iterator[list[InputFile]]:
             try:
                 with open(copy, "wb") as out:
                     if name == STDIN:
-                        shutil.copyfileobj(sys.stdin.buffer, out, 1 << 20)
+                        _copy(sys.stdin.buffer, out, STDIN_NAME)
                     else:
                         with open(name, "rb") as stream:
-                            shutil.copyfileobj(stream, out, 1 << 20)
+                            _copy(stream, out, name)
             except OSError as error:
-                raise InputError(f"{name}: cannot be read: {error.strerror or error}") from None
+                raise InputError(f"{printable(name)}: cannot be read: {error.strerror or error}") from None
             inputs.append(InputFile(STDIN_NAME if name == STDIN else name, copy))
         yield inputs
     finally:
@@ -82,26 +98,37 @@ def read_once(names: list[str]) -> Iterator[list[InputFile]]:
             shutil.rmtree(folder, ignore_errors=True)
 
 
-def check_input_file(path: str, role: str | None = None, name: str | None = None) -> None:
-    """Raise InputError, naming the file (as ``name``, default ``path``),
-    unless it is a readable, non-empty text file."""
-    name = name or path
+def input_problem(path: str, role: str | None = None, name: str | None = None) -> str | None:
+    """Why a file named on the command line cannot be used, in one line
+    naming it (as ``name``, default ``path``), or None.  Every command says
+    the same of the same file, and exits 1 for it: missing, a folder, not a
+    regular file, unreadable, empty, or not text (compressed, UTF-16, NUL
+    bytes at its start: what `scorer.binary` says, with what to do)."""
+    name = printable(name or path)
     what = f" ({role})" if role else ""
     if not os.path.exists(path):
-        raise InputError(f"{name}: no such file{what}")
+        return f"{name}: no such file{what}"
     if os.path.isdir(path):
-        raise InputError(f"{name}: is a directory, not a file{what}")
+        return f"{name}: is a directory, not a file{what}"
     try:
-        with open(path, "rb") as f:
+        with open_file(path) as f:
             head = f.read(HEAD_BYTES)
     except OSError as error:
-        raise InputError(f"{name}: cannot be read: {error.strerror or error}") from None
+        return f"{name}: cannot be read: {error.strerror or error}{what}"
     if not head:
-        raise InputError(f"{name}: the file is empty{what}")
+        return f"{name}: {EMPTY}{what}"
     # What the start shows; a NUL further on is found by the readers.
     binary = binary_problem(head)
     if binary is not None:
-        raise InputError(f"{binary.location(name)}: {binary.message}{what}")
+        return f"{binary.location(name)}: {binary.message}{what}"
+    return None
+
+
+def check_input_file(path: str, role: str | None = None, name: str | None = None) -> None:
+    """Raise InputError with `input_problem`'s line unless the file can be used."""
+    problem = input_problem(path, role, name)
+    if problem is not None:
+        raise InputError(problem)
 
 
 def infer_format(name: str, requested: str | None, path: str | None = None) -> str:
@@ -115,7 +142,7 @@ def infer_format(name: str, requested: str | None, path: str | None = None) -> s
     if extension in EXTENSIONS:
         return EXTENSIONS[extension]
     try:
-        with open(path or name, encoding="utf-8", errors="replace") as f:
+        with io.TextIOWrapper(open_file(path or name), encoding="utf-8", errors="replace") as f:
             for _ in range(50):
                 line = f.readline()
                 if not line:
@@ -126,5 +153,5 @@ def infer_format(name: str, requested: str | None, path: str | None = None) -> s
                     break
     except OSError:
         pass
-    raise UsageError(f"{name}: cannot tell the format from the name or the first lines; give --format "
+    raise UsageError(f"{printable(name)}: cannot tell the format from the name or the first lines; give --format "
                      f"({', '.join(FORMATS)})")

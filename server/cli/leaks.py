@@ -16,15 +16,16 @@ import json
 import os
 import sys
 
-from scorer.hygiene.splits import SPLITS, split_from_name
+from annoscore.scorer.hygiene.splits import SPLITS, split_from_name
 
 from . import hygiene_options as common
 from .errors import UsageError
+from .commands import SUMMARIES
 
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
-        "leaks", help="find items of dev and test that occur in train (and test in dev), and conflicts",
+        "leaks", help=SUMMARIES["leaks"],
         description="Report every item of a later split (dev, test) that also occurs in an earlier one "
                     "(train; test against dev too) — exactly, or nearly under the --near rules — and the "
                     "same text with different labels or annotations. Exit 0: nothing found; 1: found; "
@@ -57,7 +58,10 @@ def _splits_of(args: argparse.Namespace, root: str | None, settings) -> list[tup
     for split in SPLITS:
         named += [(path, split) for path in getattr(args, split)]
     if not named and root is not None:
-        declared = declared_files(settings, root)
+        left_out: list[str] = []
+        declared = declared_files(settings, root, left_out)
+        for problem in left_out:  # (outside the project, or a glob stopped: docs/reliability.md)
+            print(f"annoscore leaks: {problem}", file=sys.stderr)
         named = [(os.path.relpath(path), split) for split in SPLITS for path in declared[split]]
     if not named:
         raise UsageError("no files to check: name them (FILE…, or --train/--dev/--test), or declare them "
@@ -72,8 +76,8 @@ def _splits_of(args: argparse.Namespace, root: str | None, settings) -> list[tup
 
 
 def run(args: argparse.Namespace) -> int:
-    from scorer.hygiene.leaks import find_leaks
-    from scorer.hygiene.report import leaks_json, leaks_text
+    from annoscore.scorer.hygiene.leaks import find_leaks
+    from annoscore.scorer.hygiene.report import leaks_json, leaks_text
     root, settings = common.project("leaks")
     normalization, near, min_words = common.rules(args, settings)
     options = common.read_options(args)

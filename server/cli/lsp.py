@@ -11,7 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from scorer import __version__
+from annoscore.scorer import __version__
+from .commands import SUMMARIES
 
 IN_A_TERMINAL = f"""\
 annoscore lsp {__version__}: the annoscore language server.  It talks the
@@ -23,7 +24,7 @@ Waiting for messages; press Ctrl-C to stop."""
 
 
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser("lsp", help="run the language server on stdio (for editors)",
+    p = subparsers.add_parser("lsp", help=SUMMARIES["lsp"],
                               description="Run the annoscore language server on stdin/stdout. "
                                           "Logs go to stderr (ANNOSCORE_LOG=debug for more).")
     p.set_defaults(run=run)

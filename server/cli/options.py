@@ -10,10 +10,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from scorer.excerpt import excerpt
+from annoscore.scorer.excerpt import excerpt
 
-from scorer.conllu.counts import METRICS, STRICT_METRICS
-from scorer.outcomes import OutcomeList
+from annoscore.scorer.conllu.counts import METRICS, STRICT_METRICS
+from annoscore.scorer.outcomes import OutcomeList
 
 from .errors import InputError, UsageError
 
@@ -26,7 +26,7 @@ CONLLU_ONLY = {"counts": "--counts", "strict": "--strict", "predicted_only": "--
 
 def breakdown_kinds(args: argparse.Namespace) -> tuple[str, ...]:
     """The --breakdown kinds asked for (each once, in order); UsageError for an unknown one."""
-    from scorer.conllu.breakdown import BREAKDOWNS
+    from annoscore.scorer.conllu.breakdown import BREAKDOWNS
 
     kinds: list[str] = []
     for value in args.breakdown or ():

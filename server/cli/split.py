@@ -18,19 +18,21 @@ import os
 import sys
 import tempfile
 
-from scorer import __version__
-from scorer.hygiene.splits import SPLITS
-from scorer.report import render_table
+from annoscore.scorer import __version__
+from annoscore.scorer.hygiene.splits import SPLITS
+from annoscore.scorer.report import render_table
 
 from . import hygiene_options as common
 from .errors import InputError, UsageError
+from annoscore.scorer.reading import open_file
+from .commands import SUMMARIES
 
 REPORT = "split_report.json"
 
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
-        "split", help="make train/dev/test files that cannot leak, with split_report.json",
+        "split", help=SUMMARIES["split"],
         description="Split INPUT into train, dev and test files in DIR: texts identical after normalization "
                     "and near-duplicates in one split, duplicates with conflicting labels dropped, "
                     "stratified by label with --by-label; byte-identical for the same input and seed.")
@@ -78,7 +80,7 @@ def _write(path: str, text: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from scorer.hygiene.split import SplitOptions, make_split, split_report, split_texts
+    from annoscore.scorer.hygiene.split import SplitOptions, make_split, split_report, split_texts
     _, settings = common.project("split")
     ratios = _ratios(args.ratios)
     normalization, near, min_words = common.rules(args, settings)
@@ -113,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     planned[os.path.join(args.out, REPORT)] = report_text
     for path, text in planned.items():
         if os.path.exists(path) and not args.overwrite:
-            with open(path, "rb") as f:
+            with open_file(path) as f:
                 if f.read() != text.encode("utf-8", "surrogateescape"):
                     raise UsageError(f"{path} exists with other content (a split made before, perhaps in use): "
                                      "give --overwrite to replace it, or another --out")

@@ -18,10 +18,11 @@ import sys
 
 from .errors import InputError, UsageError
 from .inputs import check_input_file
+from .commands import SUMMARIES
 
 
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser("tree", help="draw a sentence's dependency tree as text (with gold's differences)",
+    p = subparsers.add_parser("tree", help=SUMMARIES["tree"],
                               description="Draw the dependency tree of sentences of a CoNLL-U FILE as text, "
                                           "one line per word, with gold's HEAD and DEPREL beside the words "
                                           "that differ (gold: --gold, else NAME.gold.EXT or annoscore.toml).")

@@ -26,7 +26,9 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
+from annoscore.scorer.excerpt import printable_name
 from .errors import InputError
+from .commands import SUMMARIES
 
 if TYPE_CHECKING:
     from ..daemon import DiskWorkspace, Shown
@@ -35,7 +37,7 @@ SHOWN_PER_CODE = 10  # lines per diagnostic code, file and event; then a count
 
 
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser("watch", help="score files and rescore on every change on disk",
+    p = subparsers.add_parser("watch", help=SUMMARIES["watch"],
                               description="Watch PATHs (files or folders; default: the current "
                                           "folder), score every file annoscore reads once, then print "
                                           "the diagnostics that appear (+) or go away (-) and the new "
@@ -78,11 +80,13 @@ class Printer:
                                   "removed": [d.as_json() for d in removed],
                                   "diagnostics": len(diagnostics)}), flush=True)
             else:
+                path = printable_name(path)
                 _print_capped("-", removed, path)
                 _print_capped("+", added, path)
                 print(f"{path}: {self.workspace.status(key)}", flush=True)
             for note in self.workspace.engine.new_notes(key):  # why some validation did not run, once
-                print(f"annoscore watch: {path}: UD validation: {note}", file=sys.stderr, flush=True)
+                print(f"annoscore watch: {printable_name(path)}: UD validation: {note}", file=sys.stderr,
+                      flush=True)
 
     def _deleted(self, key: str) -> None:
         from ..daemon import shown_path
@@ -92,7 +96,7 @@ class Printer:
         if self.as_json:
             print(json.dumps({"event": "deleted", "path": path}), flush=True)
         else:
-            print(f"{path}: deleted (scored again if it comes back)", flush=True)
+            print(f"{printable_name(path)}: deleted (scored again if it comes back)", flush=True)
 
 
 def _print_capped(sign: str, diagnostics: list[Shown], path: str) -> None:
@@ -134,7 +138,10 @@ def run(args: argparse.Namespace) -> int:
     root = paths[0] if os.path.isdir(paths[0]) else os.path.dirname(os.path.abspath(paths[0]))
     workspace = DiskWorkspace(root)
     report_config(workspace)
-    keys = [os.path.abspath(p) for p in files_under(paths) if workspace.add(p)]
+    skipped: list[str] = []
+    keys = [os.path.abspath(p) for p in files_under(paths, skipped) if workspace.add(p)]
+    for note in skipped:
+        print(f"annoscore watch: {note}", file=sys.stderr, flush=True)
     printer = Printer(workspace, args.json)
     folders = sorted({os.path.abspath(p if os.path.isdir(p) else os.path.dirname(os.path.abspath(p)))
                       for p in paths} | {os.path.dirname(d.setup.gold) for d in

@@ -23,13 +23,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scorer.conllu.checks import tree_problems
-from scorer.conllu.confidence import CONF_COLUMNS, word_confidences
-from scorer.conllu.pairing import PAIRED
-from scorer.conllu.columns import cell_span
-from scorer.conllu.parse import parse_blocks
-from scorer.conllu.score import HEAD_OK, LAS_OK, score_chunk
-from scorer.conllu.sentence import COLUMN_NAMES, FORM, HEAD, Sentence
+from annoscore.scorer.conllu.checks import tree_problems
+from annoscore.scorer.conllu.confidence import CONF_COLUMNS, word_confidences
+from annoscore.scorer.conllu.pairing import PAIRED
+from annoscore.scorer.conllu.columns import cell_span
+from annoscore.scorer.conllu.parse import parse_blocks
+from annoscore.scorer.conllu.score import HEAD_OK, LAS_OK, score_chunk
+from annoscore.scorer.conllu.sentence import COLUMN_NAMES, FORM, HEAD, Sentence
 
 from ..textstore import TextStore
 from .conllu.handler import results_of

@@ -28,10 +28,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from scorer.conllu.relations import CONTENT_DEPRELS, FUNCTIONAL_DEPRELS
-from scorer.conllu.sentence import DEPREL, FEATS, HEAD, LEMMA, UPOS
-from scorer.segmentation.tokens import UPOS_TAGS
-from scorer.validation.langdata import LanguageData
+from annoscore.scorer.conllu.relations import CONTENT_DEPRELS, FUNCTIONAL_DEPRELS
+from annoscore.scorer.conllu.sentence import DEPREL, FEATS, HEAD, LEMMA, UPOS
+from annoscore.scorer.segmentation.tokens import UPOS_TAGS
+from annoscore.scorer.validation.langdata import LanguageData
 
 from ..textstore import TextStore
 from .cells import Cell, describe

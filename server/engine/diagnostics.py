@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Sequence
 
-from scorer.problems import Problem, Severity
+from annoscore.scorer.problems import Problem, Severity
 
 from ..config import Settings, severity_for
 

@@ -3,8 +3,9 @@
 An editor sends text; a file on disk is bytes.  `read_disk_file` turns them
 into the text the engine keeps and the problems the text cannot show:
 
-- a file that is not text (`scorer.binary`: NUL bytes, compressed, UTF-16)
-  gets an empty text and its one ``format-binary`` problem;
+- a file that is not text (`scorer.binary`: compressed, UTF-16)
+  gets an empty text and its one ``format-binary`` problem; a NUL in text
+  stays in the text (the document notes it: `scorer.binary.nul_note`);
 - a byte that is not UTF-8 becomes one U+FFFD (one character per byte, so
   columns after it are those `annoscore evaluate` reports) and a
   ``format-encoding`` problem, worded as that format's reader words it.
@@ -18,10 +19,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from scorer.binary import binary_problem
-from scorer.conllu.blocks import encoding_problems
-from scorer.lines import decode_text
-from scorer.problems import Problem
+from annoscore.scorer.binary import binary_problem, is_stray_nul
+from annoscore.scorer.conllu.blocks import encoding_problems
+from annoscore.scorer.lines import decode_text
+from annoscore.scorer.problems import Problem
+from annoscore.scorer.reading import read_file
 
 _UNDECODED = re.compile("[\udc80-\udcff]")  # a byte that is not UTF-8, read by surrogateescape
 
@@ -38,14 +40,14 @@ class DiskText:
 
 
 def read_disk_file(path: str, format: str = "conllu") -> DiskText | None:
-    """`DiskText` of a file, or None when it cannot be read."""
+    """`DiskText` of a file, or None when it cannot be read (missing, or
+    refused by `scorer.reading`: see `disk_refusal` for why)."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        data = read_file(path)
     except OSError:
         return None
     binary = binary_problem(data)
-    if binary is not None:
+    if binary is not None and not is_stray_nul(binary):
         return DiskText("", (binary,))
     try:
         return DiskText(data.decode("utf-8"))

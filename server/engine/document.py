@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from scorer.binary import text_binary_problem
-from scorer.problems import Problem
+from annoscore.scorer.binary import is_stray_nul, nul_note
+from annoscore.scorer.problems import Problem, Severity
 
 from ..config import DocumentSetup
 from ..textstore import LineStore, TextStore, forget_segments
@@ -28,8 +28,9 @@ class Document:
     setup: DocumentSetup
     version: int | None = None
     in_editor: bool = False
-    # Why the text is not scored (a NUL byte, a file that is not text): a
-    # format-binary problem, the one diagnostic then; None for text.
+    # Why the text is not scored (a file that is not text: compressed,
+    # UTF-16): a format-binary problem, the one diagnostic then; None for
+    # text.  (A NUL in text is a note among the byte problems: `nul_note`.)
     binary: Problem | None = None
     # What the file's bytes had that the text cannot show (bytes that are
     # not UTF-8); set by whoever read it from disk.
@@ -43,6 +44,8 @@ class Document:
     edits: list[tuple[list, list]] | None = None
     # What the format's handler made at the last rescore.
     results: Any = None
+    # Its agreement with other annotations (server.engine.agreement), by their paths.
+    agreement: Any = None
 
     @property
     def format(self) -> str:
@@ -60,6 +63,13 @@ class Document:
 
     def set_byte_problems(self, text: str, byte_problems: Sequence[Problem] = ()) -> None:
         """What the text (and the bytes it was read from) say it is."""
-        self.binary = next((p for p in byte_problems if p.code == "format-binary"), None) \
-            or text_binary_problem(text)
-        self.byte_problems = tuple(p for p in byte_problems if p.code != "format-binary")
+        self.binary = next((p for p in byte_problems if p.code == "format-binary" and not is_stray_nul(p)
+                            and p.severity == Severity.ERROR), None)
+        rest = tuple(p for p in byte_problems if p.code != "format-binary")
+        note = nul_note(text) if self.binary is None else None
+        self.byte_problems = rest + (note,) if note is not None else rest
+
+    @property
+    def has_nul(self) -> bool:
+        """A NUL noted in the text (its place moves with edits)."""
+        return any(p.code == "format-binary" for p in self.byte_problems)

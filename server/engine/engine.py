@@ -26,14 +26,15 @@ import os
 import traceback
 from typing import Any, Callable, Sequence
 
-from scorer.excerpt import excerpt
-from scorer.gcpause import gc_paused
-from scorer.problems import Problem
+from annoscore.scorer.excerpt import excerpt
+from annoscore.scorer.gcpause import gc_paused
+from annoscore.scorer.problems import Problem, Severity
 
 from ..config import DocumentSetup, Settings, setup_for
 from ..textstore import TextStore, forget_segments
 from .conllu.handler import ConlluHandler, results_of
 from .conllu.progress import annotation_progress, progress_text
+from . import agreement, id_sequence
 from .diagnostics import DiagnosticCap
 from .disk import read_disk_text
 from .document import Document
@@ -68,6 +69,15 @@ class Engine:
         # follow, see `validation_pending`); `check` waits for it.
         self.background_validation = False
         self.told: set[str] = set()  # validation notes given already (see `new_notes`)
+        # Other annotations compared with each document (see `agreement`):
+        # by document key, the states by the other's path; and the others
+        # the editor asked for (`compare_with`).
+        self.agreements: dict[str, dict] = {}
+        self.compared: dict[str, list[str]] = {}
+        # Whether a sentence whose IDs are out of sequence shows one cause
+        # with its consequences related to it (the language server), or each
+        # finding as the UD validator reports it (`check`; see `id_sequence`).
+        self.explains_id_sequence = False
 
     # --- documents ------------------------------------------------------------
 
@@ -117,8 +127,9 @@ class Engine:
                 first, removed, inserted = document.store.apply_change(*change)
                 if document.edits is not None:
                     document.edits.append((removed, document.store.segments[first:first + inserted]))
-                if document.binary is not None or "\x00" in change[2]:  # a NUL typed, or maybe gone
-                    document.set_byte_problems(document.store.text)
+                if document.binary is not None or document.has_nul or "\x00" in change[2]:
+                    # a NUL typed, moved or maybe gone: find it again, keep the rest
+                    document.set_byte_problems(document.store.text, document.byte_problems)
 
     def close(self, key: str) -> None:
         document = self.documents.get(key)
@@ -132,6 +143,8 @@ class Engine:
             document.in_editor = False
             return
         self._drop(document)
+        self.agreements.pop(key, None)
+        self.compared.pop(key, None)
         # Its gold, read from disk for it alone, goes too.
         gold = self.documents.get(document.setup.gold or "")
         if gold is not None and not gold.in_editor and not self._is_gold_of_open(gold):
@@ -162,6 +175,32 @@ class Engine:
             gold = self.documents[gold_path] = Document(gold_path, gold_path, store, setup)
         return gold
 
+    def other_document(self, document: Document, path: str) -> Document | None:
+        """Another annotation of a document's text: an open buffer, else the
+        file (loaded once, like a gold file)."""
+        other = self.documents.get(path)
+        if other is None:
+            text = read_disk_text(path)
+            if text is None:
+                return None
+            with gc_paused():
+                store = HANDLERS["conllu"].new_store(text, True)
+            other = self.documents[path] = Document(path, path, store, DocumentSetup("conllu"))
+        return other
+
+    def compare_with(self, key: str, path: str | None) -> None:
+        """Compare a document with another annotation from now on (None: with
+        none but those the project declares)."""
+        if path is None:
+            self.compared.pop(key, None)
+        elif path not in self.compared.setdefault(key, []):
+            self.compared[key].append(path)
+
+    def comparing(self, path: str) -> list[str]:
+        """Open documents compared with the annotation at ``path``."""
+        return [key for key, states in self.agreements.items() if path in states
+                and key in self.documents and self.documents[key].in_editor]
+
     def dependents(self, path: str) -> list[Document]:
         """Open documents scored against ``path``."""
         return [d for d in self.documents.values() if d.setup.gold == path and d.in_editor]
@@ -180,7 +219,7 @@ class Engine:
         for dependent in list(self.documents.values()):
             if not dependent.in_editor or dependent.path is None:
                 continue
-            if dependent.setup.gold == path or dependent.path == path:
+            if dependent.setup.gold == path or dependent.path == path or path in self.agreements.get(dependent.key, {}):
                 affected.append(dependent.key)
             elif dependent.setup.gold is None and os.path.basename(path).startswith(
                     os.path.splitext(os.path.basename(dependent.path))[0] + ".gold"):
@@ -228,6 +267,9 @@ class Engine:
         if document is not None and document.path is not None:
             for dependent in self.dependents(document.path):
                 out += [k for k in self._rescore_one(dependent.key) if k not in out]
+            for comparing in self.comparing(document.path):
+                if comparing not in out:
+                    out += [k for k in self._rescore_one(comparing) if k not in out]
         return out
 
     def _rescore_one(self, key: str, progress: Progress | None = None) -> list[str]:
@@ -243,6 +285,9 @@ class Engine:
             else:
                 gold = None if document.gold_withheld else self.gold_document(document)
                 handler.rescore(document, gold, self.settings, self.log, progress, self.background_validation)
+                if document.format == "conllu" and (self.agreements.get(key) or self.compared.get(key)
+                                                    or self.settings.agreement.others):
+                    agreement.rescore(self, document)
         except Exception as error:  # a fault of ours: say so on the document, start afresh next time
             self.log(f"rescoring {key} failed:\n{traceback.format_exc()}")
             document.failure = excerpt(f"{type(error).__name__}: {error}")
@@ -281,13 +326,20 @@ class Engine:
             return shown.finish()
         handler = handler_for(document)
         shown.twins = handler.twins(document)  # validation problems that are annoscore's too
+        if document.setup.refused is not None:
+            shown.add(Problem("gold-refused", document.setup.refused, 0, 0, 0, Severity.WARNING))
         for problem in document.byte_problems:
             shown.add(problem)
         handler.diagnostics(document, self.dependents(document.path or ""), self.settings, shown)
+        for problem in agreement.problems(self, document):
+            shown.add(problem)
         if document.format == "conllu" and self.settings.splits.train:
             for problem in leak_problems(document, self.leak_indexes, self.settings, self.root):
                 shown.add(problem)
-        return shown.finish(ordered)
+        out = shown.finish(ordered)
+        if self.explains_id_sequence and document.format == "conllu" and isinstance(document.store, TextStore):
+            out = id_sequence.fold(out, document.store)
+        return out
 
     def score(self, key: str) -> dict[str, Any] | None:
         """The ``annoscore/score`` payload, with paths (the adapter makes URIs)."""
@@ -301,6 +353,9 @@ class Engine:
         if isinstance(document.store, TextStore):  # CoNLL-U: how far the annotation has come
             index = results_of(document).index(document.store)
             payload["progress"] = annotation_progress(index, self.settings.progress_marker)
+        compared = agreement.payload(self, document)
+        if compared is not None:
+            payload["agreement"] = compared
         if document.gold_withheld:  # no live score against a test split
             payload.update({"gold": None, "metrics": {}, "testSplit": True, "message": TEST_SPLIT_MESSAGE})
         return payload

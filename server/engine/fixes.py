@@ -9,6 +9,8 @@ Only problems with one obviously right mend get a fix:
 - ``format-empty-sentence`` on a blank line: the extra blank lines go, so
   that one blank line is left between the sentences (none before the first);
 - ``format-final-blank-line``: a blank line is added at the end;
+- ``disagreement``: the cell takes the other annotation's value ("Take
+  B's value"; see `agreement`);
 - ``gold-diff``: the cell takes gold's value (a HEAD renumbered to this
   sentence's words; no fix when gold's head word is not aligned with one).
   Offered on any cell that differs from gold (`gold_fix_at`), also when the
@@ -26,14 +28,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scorer.conllu.sentence import HEAD
-from scorer.excerpt import quoted
+from annoscore.scorer.conllu.sentence import HEAD
+from annoscore.scorer.excerpt import quoted
 
 from ..textstore import TextStore
 from .cells import Cell, describe
 from .ud_fixes import FIXES as UD_FIXES
 
-FIXABLE = frozenset({"format-spaces", "format-empty-sentence", "format-final-blank-line", "gold-diff"}) \
+FIXABLE = frozenset({"format-spaces", "format-empty-sentence", "format-final-blank-line", "gold-diff",
+                     "disagreement"}) \
     | frozenset(UD_FIXES)
 # The cells gold's value can be taken for.
 GOLD_COLUMNS = frozenset({"LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL"})
@@ -48,11 +51,15 @@ class Fix:
     edits: list[Edit]
 
 
-def fix_for(engine, key: str, code: str, line: int, start: int) -> Fix | None:
-    """The fix for the problem ``code`` found at (line, start), or None."""
+def fix_for(engine, key: str, code: str, line: int, start: int, other: str | None = None) -> Fix | None:
+    """The fix for the problem ``code`` found at (line, start), or None
+    (``other``: for a ``disagreement``, the other annotation's path)."""
     document = engine.documents.get(key)
     if code not in FIXABLE or document is None or not isinstance(document.store, TextStore):
         return None
+    if code == "disagreement":
+        from .agreement import agreement_fix
+        return agreement_fix(engine, key, line, start, other)
     store = document.store
     if code in UD_FIXES:
         found = UD_FIXES[code](store, line, start)

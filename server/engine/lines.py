@@ -18,14 +18,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from scorer.labels import LabelCounts, parse_item, parse_labels, score_item
-from scorer.problems import Problem, Severity
-from scorer.report import Signature
-from scorer.segmentation import (SegmentationCounts, SegmentationOptions, evaluate_lines, parse_line,
+from annoscore.scorer.labels import LabelCounts, parse_item, parse_labels, score_item
+from annoscore.scorer.problems import Problem, Severity
+from annoscore.scorer.report import Signature
+from annoscore.scorer.segmentation import (SegmentationCounts, SegmentationOptions, evaluate_lines, parse_line,
                                  score_line, split_words)
-from scorer.segmentation.pairing import pair_by_text
-from scorer.segmentation.report import segmentation_text
-from scorer.segmentation.tokens import has_tokens
+from annoscore.scorer.segmentation.pairing import pair_by_text
+from annoscore.scorer.segmentation.report import segmentation_text
+from annoscore.scorer.segmentation.tokens import has_tokens
 
 from ..textstore import LineStore
 
@@ -286,8 +286,8 @@ class LinesHandler:
             return "No gold file for this document: no score."
         signature = Signature(document.format, {"pos": document.setup.pos})
         if document.format == "labels":
-            from scorer.labels import evaluate_label_files
-            from scorer.labels.report import labels_text
+            from annoscore.scorer.labels import evaluate_label_files
+            from annoscore.scorer.labels.report import labels_text
             result = evaluate_label_files(parse_labels(_lines(gold)), parse_labels(_lines(document)))
             return labels_text(result, signature)
         result = evaluate_lines(_lines(gold), _lines(document), _options(document))

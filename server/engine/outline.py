@@ -34,7 +34,7 @@ FORMS_READ = 12    # token lines read for a sentence without a # text
 class OutlineEntry:
     sent_id: str | None
     detail: str
-    first_line: int   # relative to its segment (`segment_outlines`) or absolute (`sentence_outline`)
+    first_line: int   # relative to its segment (`segment_outlines`)
     first_text: str   # the text of its first line (for the client's columns)
     last_line: int
     last_text: str
@@ -55,16 +55,6 @@ def segment_outlines(engine, key: str) -> Iterator[tuple[int, list[OutlineEntry]
     if document is None or document.format != "conllu" or not isinstance(document.store, TextStore):
         return None
     return _walk(document.store.segments, engine.settings.threshold)
-
-
-def sentence_outline(engine, key: str) -> list[OutlineEntry] | None:
-    """The sentences of a CoNLL-U document in order, lines absolute; None for another document."""
-    walk = segment_outlines(engine, key)
-    if walk is None:
-        return None
-    return [OutlineEntry(e.sent_id, e.detail, base + e.first_line, e.first_text,
-                         base + e.last_line, e.last_text, e.unparsed, e.refused)
-            for base, entries in walk for e in entries]
 
 
 def _walk(segments: list[Segment], threshold: float) -> Iterator[tuple[int, list[OutlineEntry]]]:

@@ -32,11 +32,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Iterator, Sequence
 
-from scorer.conllu.checks import cycle_marks
-from scorer.conllu.pairing import PAIRED
-from scorer.conllu.score import score_chunk
-from scorer.conllu.sentence import Sentence
-from scorer.problems import Problem, Severity
+from annoscore.scorer.conllu.checks import cycle_marks
+from annoscore.scorer.conllu.pairing import PAIRED
+from annoscore.scorer.conllu.score import score_chunk
+from annoscore.scorer.conllu.sentence import Sentence
+from annoscore.scorer.problems import Problem, Severity
 
 from ..config import severity_for
 from ..textstore import Segment, TextStore
@@ -181,6 +181,22 @@ def _gold_diff(view: SentenceView) -> Iterable[Problem]:
     if shown or view.score.settings.gold_diff:  # (made by the pairing already)
         return shown
     return _gold_differences(view)
+
+
+def _not_compared(document) -> str | None:
+    """(For the disagreement kind.)"""
+    if getattr(document, "agreement", None):
+        return None
+    return "this document is not compared with another annotation ([agreement] others, or Compare with " \
+        "another annotation…)"
+
+
+@kind("disagreement", "cell another annotation fills otherwise", "a cell (UPOS, XPOS, LEMMA, FEATS, HEAD, "
+      "DEPREL, DEPS) that another annotation of the same text gives another value (`disagreement`)",
+      unavailable=_not_compared)
+def _disagreements(view: SentenceView) -> Iterable[Problem]:
+    from . import agreement
+    return agreement.sentence_problems(view.engine, view.document, view.info)
 
 
 def _has_error(info: SentenceInfo, segment: Segment) -> bool:

@@ -19,13 +19,15 @@ for the sentences it touched.
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass
 
-from scorer.hygiene import LeakIndex, read_items, rules_from
-from scorer.hygiene.items import conllu_text
-from scorer.problems import Problem, Severity
+from annoscore.scorer.hygiene import LeakIndex, read_items, rules_from
+from annoscore.scorer.hygiene.items import conllu_text
+from annoscore.scorer.problems import Problem, Severity
 
+from annoscore.scorer.excerpt import identifier, printable_name
 from ..config import Settings, declared_files, declared_split
 
 TEST_SPLIT_MESSAGE = "test split: run annoscore evaluate --final"
@@ -48,11 +50,18 @@ class LeakIndexes:
 
     def __init__(self) -> None:
         self._built: dict[str, _Built] = {}
+        self._told: list[str] = []
 
     def for_split(self, split: str, settings: Settings, root: str) -> LeakIndex | None:
         """The index a ``split`` file is checked against (train; train and
         dev for test), or None when there is nothing to check against."""
-        files = declared_files(settings, root)
+        left_out: list[str] = []
+        files = declared_files(settings, root, left_out)
+        if left_out and self._told != left_out:  # (outside the project, a glob stopped): said once
+            self._told = left_out
+            log = logging.getLogger("annoscore")
+            for problem in left_out:
+                log.warning("%s", problem)
         earlier = files["train"] + (files["dev"] if split == "test" else [])
         if split not in ("dev", "test") or not earlier:
             return None
@@ -100,7 +109,8 @@ def leak_problems(document, indexes: LeakIndexes, settings: Settings, root: str 
 
 def _leak(found, line: int, root: str) -> Problem:
     kind = "exactly" if all(o.kind == "exact" for o in found) else "nearly"
-    places = ", ".join(f"{os.path.relpath(o.file, root)}:{o.line + 1}" + (f" ({o.sent_id})" if o.sent_id else "")
+    places = ", ".join(f"{printable_name(os.path.relpath(o.file, root))}:{o.line + 1}"
+                       + (f" ({identifier(o.sent_id)})" if o.sent_id else "")
                        for o in found[:LEAKS_SHOWN])
     more = f" and {len(found) - LEAKS_SHOWN} more" if len(found) > LEAKS_SHOWN else ""
     return Problem("leak", f"this sentence also occurs {kind} in an earlier split: {places}{more}",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scorer.conllu.parse import block_sent_id
+from annoscore.scorer.conllu.parse import block_sent_id
 
 from ..textstore import TextStore
 

@@ -31,13 +31,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorer.conllu.checks import cycle_marks, tree_problems
-from scorer.conllu.confidence import low_cells
-from scorer.conllu.pairing import PAIRED
-from scorer.conllu.reader import parse_blocks
-from scorer.conllu.sentence import DEPS, FEATS, FORM, LEMMA, UPOS, XPOS, Sentence
-from scorer.conllu.score import HEAD_OK, LAS_OK
-from scorer.problems import Problem, Severity
+from annoscore.scorer.conllu.checks import cycle_marks, tree_problems
+from annoscore.scorer.conllu.confidence import low_cells
+from annoscore.scorer.conllu.pairing import PAIRED
+from annoscore.scorer.conllu.reader import parse_blocks
+from annoscore.scorer.conllu.sentence import DEPS, FEATS, FORM, LEMMA, UPOS, XPOS, Sentence
+from annoscore.scorer.conllu.score import HEAD_OK, LAS_OK
+from annoscore.scorer.problems import Problem, Severity
 
 from ..config import severity_for
 from ..textstore import TextStore
@@ -125,7 +125,24 @@ def sentence_tree(engine, key: str, line: int) -> dict[str, Any] | None:
             payload["goldNote"] = _why_no_gold(document, segment, index)
         else:
             payload["gold"] = _gold(counted, len(sentence.form), document.setup.gold)
-    return payload
+    return _bounded(payload)
+
+
+# The longest value of the payload kept whole: far above any real cell or
+# sentence text, so clients draw every real file as it is, but a 50 MB line
+# is not sent (or printed by `annoscore tree --json`) whole.
+VALUE_LIMIT = 10_000
+
+
+def _bounded(value: Any) -> Any:
+    """The payload with every string past `VALUE_LIMIT` cut, saying how long it was."""
+    if isinstance(value, str):
+        return value if len(value) <= VALUE_LIMIT else f"{value[:VALUE_LIMIT]}… ({len(value):,} characters)"
+    if isinstance(value, dict):
+        return {k: _bounded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_bounded(v) for v in value]
+    return value
 
 
 def _id_of(line: str) -> str:

@@ -42,7 +42,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any, Sequence
 
-from scorer.excerpt import printable
+from annoscore.scorer.excerpt import printable
 
 WIDTH = 24  # characters of a value shown in a column
 # Past these the arcs are not drawn (the heads are shown as numbers instead):
@@ -204,7 +204,7 @@ def _labels(payload: dict[str, Any], rows: list[Row], numbers: bool = False) -> 
         if kind == "word":
             word = words[index]
             head = [f"→ {word['head'] if word['head'] is not None else '_'}"] if numbers else []
-            table.append([word["id"], _shown(word["form"]), _shown(word["upos"]), _shown(word["deprel"]), *head,
+            table.append([_shown(word["id"]), _shown(word["form"]), _shown(word["upos"]), _shown(word["deprel"]), *head,
                           _word_notes(payload, index, gold)])
         elif kind == "multiword":
             token = payload["multiwords"][index]

@@ -35,9 +35,9 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from scorer.conllu.columns import cell_span
-from scorer.validation.chars import WS_CLASS
-from scorer.validation.level2 import MISC_ATTRIBUTES
+from annoscore.scorer.conllu.columns import cell_span
+from annoscore.scorer.validation.chars import WS_CLASS
+from annoscore.scorer.validation.level2 import MISC_ATTRIBUTES
 
 from ..textstore import TextStore
 

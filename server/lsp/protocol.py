@@ -34,15 +34,20 @@ import asyncio
 import inspect
 import json
 import logging
+import os
 import re
+import traceback
 from typing import Any, Callable
 
 import cattrs
 from lsprotocol import types
 from pygls.protocol import LanguageServerProtocol, lsp_method
-from pygls.protocol.json_rpc import JsonRPCNotification, JsonRPCRequestMessage, JsonRPCResponseMessage
+from pygls.exceptions import JsonRpcException, JsonRpcRequestCancelled
+from pygls.protocol.json_rpc import (JsonRPCNotification, JsonRPCRequestMessage, JsonRPCResponseMessage,
+                                     RPCRequest)
 
-from .transport import INVALID_PARAMS, INVALID_REQUEST, Fault, excerpt, message_id
+from .strict import make_strict
+from .transport import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, Fault, excerpt, message_id, shown
 
 logger = logging.getLogger("annoscore")
 
@@ -56,6 +61,8 @@ def _describe(error: Exception) -> str:
     def leaf(exc: BaseException, _type: Any) -> str:
         if isinstance(exc, ValueError) and str(exc):
             return str(exc).rstrip(".")
+        if isinstance(exc, TypeError) and str(exc).startswith("expected "):  # (server.lsp.strict's)
+            return str(exc)
         return cattrs.v.format_exception(exc, _type)
     try:
         found = cattrs.transform_error(error, format_exception=leaf)
@@ -68,15 +75,38 @@ def _describe(error: Exception) -> str:
         (f", and {len(found) - 1} more" if len(found) > 1 else "")
 
 
+def _token_problem(params: Any) -> str | None:
+    """A progress token is a number or a string (pygls looks it up in a dict)."""
+    token = params.get("token") if isinstance(params, dict) else None
+    if isinstance(token, bool) or not isinstance(token, (int, str)):
+        return f"\"token\" must be a number or a string, not {shown(token)}"
+    return None
+
+
+def _where(error: BaseException) -> str:
+    """Where an exception was raised (its innermost frame), for one log line."""
+    frames = traceback.extract_tb(error.__traceback__)
+    if not frames:
+        return ""
+    last = frames[-1]
+    return f" (at {os.path.basename(last.filename)}:{last.lineno})"
+
+
 class Encoded(str):
     """A request's result already written as JSON text (ASCII, as `json.dumps` writes it)."""
 
 
 class AnnoscoreProtocol(LanguageServerProtocol):
+    """Every message is answered: a request with its result or one error
+    (InvalidParams for params that do not fit, InvalidRequest after
+    ``shutdown``, InternalError for a fault of ours), each told in one log
+    line — never a traceback, never a quote longer than an excerpt."""
+
     def __init__(self, server, converter: cattrs.Converter) -> None:
+        make_strict(converter)  # (before pygls's base class or anyone structures with it)
         super().__init__(server, converter)
         self.converter = converter  # (pygls keeps its own reference private)
-        self.param_checks: dict[str, ParamsCheck] = {}
+        self.param_checks: dict[str, ParamsCheck] = {types.WINDOW_WORK_DONE_PROGRESS_CANCEL: _token_problem}
 
     def check_params(self, name: str, check: ParamsCheck) -> None:
         """Refuse a request (a method) or a command (its name) whose params
@@ -86,14 +116,22 @@ class AnnoscoreProtocol(LanguageServerProtocol):
     # --- taking messages --------------------------------------------------------------
 
     def receive(self, item: dict | Fault) -> None:
-        """One message from the reader (on the event loop)."""
+        """One message from the reader (on the event loop).  Whatever goes
+        wrong in taking it, a request gets an answer."""
         if isinstance(item, Fault):
             self.refuse(item)
             return
-        message = self.structure(item)
-        if message is not None:
-            del item
-            self.handle_message(message)
+        method, request_id = item.get("method"), message_id(item)
+        is_request = "id" in item and method is not None
+        try:
+            message = self.structure(item)
+            if message is not None:
+                del item  # (a large message is its structured form's alone from here)
+                self.handle_message(message)
+        except Exception as error:  # a fault of ours in taking it: say so, answer it
+            self.refuse(Fault(INTERNAL_ERROR, f"{shown(method)}: annoscore failed to take the message: "
+                              f"{type(error).__name__}: {excerpt(str(error))}{_where(error)}",
+                              request_id, answer=is_request), level=logging.ERROR)
 
     def structure(self, data: dict) -> Any | None:
         """The message as pygls's handlers take it; None when it is refused."""
@@ -119,19 +157,27 @@ class AnnoscoreProtocol(LanguageServerProtocol):
 
     def _params_problem(self, method: str, params: Any) -> str | None:
         """What a registered check finds wrong with a request's params (as
-        JSON), or a command's arguments; None when nothing is."""
+        JSON), or a command's arguments; None when nothing is.  A command
+        must be one the server has (pygls would raise, and log, the whole
+        name); a check that fails itself refuses the params too."""
         name: Any = method
         if method == types.WORKSPACE_EXECUTE_COMMAND:
             name = params.get("command") if isinstance(params, dict) else None
+            if isinstance(params, dict) and (not isinstance(name, str) or name not in self.fm.commands):
+                return (f"{method}: invalid params: \"command\" must be one of the server's commands "
+                        f"({', '.join(sorted(self.fm.commands))}), not {shown(name)}")
             params = params.get("arguments") if isinstance(params, dict) else None
         check = self.param_checks.get(name) if isinstance(name, str) else None
-        problem = check(params) if check is not None else None
+        try:
+            problem = check(params) if check is not None else None
+        except Exception as error:  # the check did not expect this shape: refuse it all the same
+            problem = f"params of an unexpected shape ({type(error).__name__}: {excerpt(str(error))})"
         return None if problem is None else f"{name}: invalid params: {problem}"
 
-    def refuse(self, fault: Fault) -> None:
+    def refuse(self, fault: Fault, level: int = logging.WARNING) -> None:
         """Log a fault in one line, answer it with its error (when it may be
         a request), and tell the user when it is worth it."""
-        logger.warning("refused: %s", fault.message)
+        logger.log(level, "refused: %s", fault.message)
         if fault.tell_user:
             self.notify(types.WINDOW_SHOW_MESSAGE, types.ShowMessageParams(
                 type=types.MessageType.Warning, message=f"annoscore: {fault.message}"))
@@ -142,6 +188,74 @@ class AnnoscoreProtocol(LanguageServerProtocol):
     def send_error(self, request_id: int | str | None, code: int, message: str) -> None:
         self.write_encoded(json.dumps({"jsonrpc": "2.0", "id": request_id,
                                        "error": {"code": code, "message": message}}))
+
+    # --- answers pygls would not give, or would give with a traceback ----------------
+
+    def handle_message(self, message: Any) -> None:
+        """(pygls's) After ``shutdown`` a request is answered InvalidRequest,
+        as the LSP says, and a notification other than ``exit`` dropped, in one
+        log line each.  pygls 2.1.1 drops both without an answer (its
+        ``JsonRPCProtocol.handle_message`` checks ``self._shutdown``, which
+        ``lsp_shutdown`` sets); tests/server/test_lsp_untrusted.py holds both
+        the behaviour and pygls's code this relies on."""
+        method = getattr(message, "method", None)
+        if self._shutdown and method != types.EXIT:
+            if method is not None and isinstance(message, RPCRequest):
+                self.refuse(Fault(INVALID_REQUEST, f"{shown(method)}: the server is shut down (only exit "
+                                  "is taken now)", message.id))
+            else:
+                logger.warning("refused: %s: the server is shut down (only exit is taken now)",
+                               shown(method) if method is not None else "a response")
+            return
+        super().handle_message(message)
+
+    def _send_handler_result(self, future, *, msg_id) -> None:
+        """(pygls's, private) Send a request's result, or its error in one log
+        line.  pygls 2.1.1 logs every error of a handler with its traceback
+        (``logger.exception``) and quotes the error whole — for a wrong
+        command name, a name of any length.  This is its
+        ``JsonRPCProtocol._send_handler_result`` with one-line logging;
+        tests/server/test_lsp_untrusted.py fails if pygls's changes."""
+        self._request_futures.pop(msg_id, None)
+        if future.cancelled():
+            self._send_response(msg_id, error=JsonRpcRequestCancelled(
+                f'Request with id "{msg_id}" is canceled').to_response_error())
+            return
+        error = future.exception()
+        if error is None:
+            try:
+                self._send_response(msg_id, result=future.result())
+            except Exception as failure:  # (encoding the result failed: a fault of ours)
+                self._answer_fault(msg_id, failure)
+            return
+        self._answer_fault(msg_id, error)
+
+    def _answer_fault(self, msg_id, error: BaseException) -> None:
+        if isinstance(error, JsonRpcException):
+            logger.warning("refused: request %s: %s", shown(msg_id), excerpt(str(error), 200))
+            response = error.to_response_error()
+            response.message = excerpt(response.message, 200)
+            response.data = None
+        else:
+            logger.error("request %s failed: %s: %s%s", shown(msg_id), type(error).__name__,
+                         excerpt(str(error), 200), _where(error))
+            response = types.ResponseError(code=INTERNAL_ERROR, message=f"annoscore failed: "
+                                           f"{type(error).__name__}: {excerpt(str(error), 200)}")
+        self._send_response(msg_id, error=response)
+
+    # annoscore has no notebooks (it does not offer notebookDocumentSync):
+    # pygls's own handlers fail on a notebook they never saw (KeyError).
+    @lsp_method(types.NOTEBOOK_DOCUMENT_DID_OPEN)
+    def lsp_notebook_document__did_open(self, params: Any):
+        logger.warning("ignored: %s (annoscore has no notebooks)", types.NOTEBOOK_DOCUMENT_DID_OPEN)
+
+    @lsp_method(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+    def lsp_notebook_document__did_change(self, params: Any):
+        logger.warning("ignored: %s (annoscore has no notebooks)", types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+
+    @lsp_method(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
+    def lsp_notebook_document__did_close(self, params: Any):
+        logger.warning("ignored: %s (annoscore has no notebooks)", types.NOTEBOOK_DOCUMENT_DID_CLOSE)
 
     # --- documents straight to our handlers ---------------------------------------
 
@@ -163,12 +277,29 @@ class AnnoscoreProtocol(LanguageServerProtocol):
     # --- sending ------------------------------------------------------------------------
 
     def _send_response(self, msg_id, result: Any = None, error: Any = None) -> None:
-        """(pygls's) A response; an `Encoded` result goes out as the text it is."""
+        """(pygls's) A response; an `Encoded` result goes out as the text it is.
+        Otherwise it is encoded here, so that a result that cannot be encoded
+        is still answered (InternalError, one log line): pygls 2.1.1's
+        ``_send_data`` logs such a failure and sends nothing, and the client
+        would wait for ever."""
         if error is None and isinstance(result, Encoded):
             self._result_types.pop(msg_id, None)
             self.write_encoded('{"jsonrpc": "2.0", "id": ' + json.dumps(msg_id) + ', "result": ' + result + "}")
             return
-        super()._send_response(msg_id, result, error)
+        if error is not None:
+            response: Any = types.ResponseErrorMessage(id=msg_id, error=error)
+        else:
+            response = self._result_types.pop(msg_id, JsonRPCResponseMessage)(id=msg_id, result=result,
+                                                                              jsonrpc=self.VERSION)
+        try:
+            body = json.dumps(response, default=self._serialize_message)
+        except Exception as failure:  # a fault of ours: the result does not encode
+            logger.error("request %s: its answer cannot be encoded: %s: %s%s", shown(msg_id),
+                         type(failure).__name__, excerpt(str(failure)), _where(failure))
+            self.send_error(msg_id, INTERNAL_ERROR, f"annoscore failed to encode its answer: "
+                                                    f"{type(failure).__name__}: {excerpt(str(failure))}")
+            return
+        self.write_encoded(body)
 
     def notify_encoded(self, method: str, params: str) -> None:
         """A notification whose parameters are JSON text already, as

@@ -14,12 +14,20 @@ One small class per feature (in ``features/``), all wired here in
 - `CellHover`: what the cell under the cursor is, with gold's value;
 - `QuickFixes`: code actions that mend a diagnostic (as edits; the server
   never writes a file);
+- `SentenceEditing`: structural edits of the sentence at the cursor
+  (``annoscore.edit``, refactor code actions, renumbering);
 - `TreeNavigation`: go to a word's head, find the words that depend on it;
 - `CellCompletion`: UPOS tags, relations and HEADs (as words) in their cells;
 - `SentenceSymbols`: go to a sentence by its sent_id (workspace symbols);
 - `SentenceTree`: the sentence under the cursor as a tree (``annoscore/tree``);
 - `SentenceOutline`: the sentences as the document's outline (document symbols);
-- `NextPlace`: the next place of a kind, from the engine's results (``annoscore/next``).
+- `NextPlace`: the next place of a kind, from the engine's results (``annoscore/next``);
+- `InlayHints`, `TreeHighlight`, `SentenceFolding`, `CellSelection`: the
+  reading aids (head words after HEAD and DEPS, a word's head and
+  dependents highlighted, sentences and multiword tokens folded, selection
+  from cell to line to sentence; docs/reading-aids.md);
+- `Agreement`: other annotations of the same text compared (``annoscore.compareWith``,
+  ``annoscore/agreement``).
 
 Messages are read by `transport.MessageReader` (sizes capped, faults
 answered) and typed by `protocol.AnnoscoreProtocol`; `serve_stdio` runs it
@@ -34,6 +42,7 @@ import json
 import logging
 import os
 import sys
+import traceback
 from typing import Any, Callable, TypeVar
 
 from lsprotocol import types
@@ -41,12 +50,14 @@ from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from scorer import __version__
-from scorer.problems import Problem
+from annoscore.scorer import __version__
+from annoscore.scorer.excerpt import excerpt
+from annoscore.scorer.problems import Problem
 
 from ..engine import Engine
 from ..engine.conllu import parts, validation_parts
 from ..processes import start_forkserver
+from ..code_entries import anchor
 from ..textstore import TextStore
 from .features.base import LanguageFeature
 from .positions import UTF16, UTF32, from_client, to_client
@@ -66,6 +77,8 @@ class AnnoscoreServer(LanguageServer):
         # A large document's first UD validation is not waited for: its
         # diagnostics follow (see Scoring).
         self.engine.background_validation = True
+        # IDs out of sequence: one diagnostic for the cause, with the quick fix that renumbers.
+        self.engine.explains_id_sequence = True
         self.worker = EngineWorker()
         self.tasks = Tasks()
         self.encoding = UTF16
@@ -74,6 +87,8 @@ class AnnoscoreServer(LanguageServer):
         # Per document: the JSON of each diagnostic shown last, by the problem
         # object and by its value and place (see lsp_diagnostics).
         self._encoded: dict[str, tuple[dict[int, tuple[Problem, str]], dict[tuple, str]]] = {}
+        # The docsUrl those JSON texts link to (another one: none of them is reused).
+        self._encoded_docs_url = ""
 
     # --- running --------------------------------------------------------------
 
@@ -94,6 +109,18 @@ class AnnoscoreServer(LanguageServer):
         finally:
             self.close()
         return status
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """(pygls's hook for a fault outside a request: a notification's
+        handler, sending a message.)  One log line, and a short message to
+        the user; pygls's own shows the error whole."""
+        text = excerpt(str(error) or type(error).__name__, 200)
+        logger.error("%s: %s", getattr(source, "__name__", "error"), text)
+        try:
+            self.window_show_message(types.ShowMessageParams(
+                type=types.MessageType.Error, message=f"annoscore: a fault of annoscore's: {text} (logged)"))
+        except Exception:  # (the client may be gone)
+            pass
 
     def stop_work(self) -> None:
         """Stop every feature's background work, the engine's thread and its helpers."""
@@ -153,6 +180,10 @@ class AnnoscoreServer(LanguageServer):
         store = document.store if document is not None else None
         segments = store if isinstance(store, TextStore) else None
         encoding = self.encoding
+        docs_url = self.engine.settings.docs_url
+        if docs_url != self._encoded_docs_url:  # the cached JSON links elsewhere (or not at all)
+            self._encoded.clear()
+            self._encoded_docs_url = docs_url
         uri = self.uri_for(key)
         known_objects, known = self._encoded.get(key, ({}, {}))
         kept_objects: dict[int, tuple[Problem, str]] = {}
@@ -187,8 +218,13 @@ class AnnoscoreServer(LanguageServer):
             diagnostic: dict[str, Any] = {
                 "range": {"start": position(p.line, p.start), "end": position(p.line, p.end)},
                 "severity": int(p.severity), "code": p.code, "source": "annoscore", "message": p.message}
+            if docs_url:
+                entry = anchor(p.code)
+                if entry is not None:
+                    diagnostic["codeDescription"] = {"href": f"{docs_url}#{entry}"}
             if p.data:
-                data = validation_data(p)
+                data = validation_data(p) if p.code != "disagreement" else \
+                    {"other": self.uri_for(str(p.datum("other"))), "column": p.datum("column")}
                 if data is not None:
                     diagnostic["data"] = data
             if p.related:
@@ -252,6 +288,9 @@ class AnnoscoreServer(LanguageServer):
         payload["version"] = document.version if document is not None else None
         gold = payload.get("gold")
         payload["gold"] = self.uri_for(gold) if gold else None
+        if "agreement" in payload:
+            payload["agreement"] = [{**{k: v for k, v in entry.items() if k != "path"},
+                                     "uri": self.uri_for(entry["path"])} for entry in payload["agreement"]]
         return payload
 
 
@@ -271,21 +310,28 @@ def validation_data(problem: Problem) -> dict[str, Any] | None:
 
 def features() -> tuple[type[LanguageFeature], ...]:
     """Every feature, in the order their lifecycle hooks run."""
+    from .features.agreement import Agreement
     from .features.completion import CellCompletion
     from .features.configuration import Configuration
     from .features.documents import DocumentSync
+    from .features.editing import SentenceEditing
+    from .features.folding import SentenceFolding
+    from .features.highlight import TreeHighlight
     from .features.hover import CellHover
+    from .features.inlay import InlayHints
     from .features.navigation import TreeNavigation
     from .features.outline import SentenceOutline
     from .features.quickfix import QuickFixes
     from .features.scoring import Scoring
     from .features.seek import NextPlace
+    from .features.selection import CellSelection
     from .features.symbols import SentenceSymbols
     from .features.tree import SentenceTree
     from .features.watching import FileWatching
 
     return (Configuration, Scoring, DocumentSync, FileWatching, CellHover, QuickFixes, TreeNavigation,
-            CellCompletion, SentenceSymbols, SentenceTree, SentenceOutline, NextPlace)
+            CellCompletion, SentenceSymbols, SentenceTree, SentenceOutline, NextPlace, Agreement, SentenceEditing,
+            InlayHints, TreeHighlight, SentenceFolding, CellSelection)
 
 
 def create_server() -> AnnoscoreServer:
@@ -336,10 +382,33 @@ def _large_body_coming(size: int) -> None:
         start_forkserver()
 
 
+class OneLineFormatter(logging.Formatter):
+    """Every log record is one line of at most `LOG_LINE` characters, its
+    control characters escaped: whatever a message quotes (a client's token,
+    a file's name, pygls's own messages), the editor's log gets no forged
+    line, no terminal escape and no quoted megabytes.  A traceback (exc_info)
+    is left out; its innermost frame is named."""
+
+    LOG_LINE = 2000
+
+    def format(self, record: logging.LogRecord) -> str:
+        try:
+            message = record.getMessage()
+        except Exception as error:  # (a message whose arguments do not fit its format)
+            message = f"{record.msg!r} ({type(error).__name__})"
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            frames = traceback.extract_tb(error.__traceback__)
+            where = f" (at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno})" if frames else ""
+            message += f": {type(error).__name__}: {error}{where}"
+        return f"annoscore {record.levelname}: {excerpt(message, self.LOG_LINE)}"
+
+
 def main() -> int:
     level = os.environ.get("ANNOSCORE_LOG", "info").upper()
-    logging.basicConfig(stream=sys.stderr, level=level if level in logging._nameToLevel else "INFO",
-                        format="annoscore %(levelname)s: %(message)s")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(OneLineFormatter())
+    logging.basicConfig(level=level if level in logging._nameToLevel else "INFO", handlers=[handler])
     if level != "DEBUG":
         # pygls logs every message at INFO, and watchfiles every change it
         # sees: too much for an editor's log (and a log file inside the

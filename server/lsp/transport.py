@@ -60,6 +60,7 @@ LARGE_MESSAGE = 1 << 20       # bodies this large are announced (`large_body_com
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
 
 # A Content-Length line as the next message starts with it.  It cannot be
 # inside a JSON body: its line break would have to be a raw one, which JSON

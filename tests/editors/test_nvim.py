@@ -2,7 +2,7 @@
 
 Each run is one ``timeout 60 nvim --headless --clean -u scenario.lua FILE``
 with the plugin loaded from this checkout and the server from this Python
-environment (``python -m server.cli lsp``).  The Lua scenario
+environment (``python -m annoscore lsp``).  The Lua scenario
 (editors/nvim/tests/scenario.lua) waits for conditions, never for fixed
 times, and writes what a user would see — ``vim.diagnostic.get()``, the
 status line, the cursor after navigating, the report, ``:checkhealth`` — as
@@ -29,14 +29,14 @@ from pathlib import Path
 
 import pytest
 
-from scorer.conllu.evaluate import evaluate_files
-from server.engine.splits import TEST_SPLIT_MESSAGE
+from annoscore.scorer.conllu.evaluate import evaluate_files
+from annoscore.server.engine.splits import TEST_SPLIT_MESSAGE
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN = ROOT / "editors" / "nvim"
 SCENARIO = PLUGIN / "tests" / "scenario.lua"
 DEMO = ROOT / "server" / "demo"
-SERVER = [sys.executable, "-m", "server.cli", "lsp"]
+SERVER = [sys.executable, "-m", "annoscore", "lsp"]
 API_SINCE = {"config": (0, 11), "start": (0, 8), "start_client": (0, 7)}
 
 
@@ -330,7 +330,7 @@ def test_score_report_opens_with_the_full_table(edited):
 
 def test_checkhealth_finds_the_server_and_its_version(edited):
     health = "\n".join(edited["results"]["health"])
-    from scorer import __version__
+    from annoscore.scorer import __version__
     assert f"server version: annoscore {__version__}" in health
     assert "server command found" in health and "server running" in health
     names = {"config": "vim.lsp.config / vim.lsp.enable", "start": "vim.lsp.start", "start_client": "vim.lsp.start_client"}

@@ -54,7 +54,7 @@ def test_a_lone_cr_in_neovim(tmp_path):
     path = tmp_path / "cr.conllu"
     path.write_bytes(TEXT.encode("utf-8"))
     out = tmp_path / "out.json"
-    server = "{" + ", ".join(json.dumps(a) for a in [sys.executable, "-m", "server.cli", "lsp"]) + "}"
+    server = "{" + ", ".join(json.dumps(a) for a in [sys.executable, "-m", "annoscore", "lsp"]) + "}"
     script = tmp_path / "scenario.lua"
     script.write_text(f"PLUGIN = {json.dumps(str(PLUGIN))}\nSERVER = {server}\nFILE = {json.dumps(str(path))}\n"
                       f"OUT = {json.dumps(str(out))}\n" + SCENARIO, encoding="utf-8")

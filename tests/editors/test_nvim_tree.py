@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from server.engine import Engine
-from server.engine.tree import sentence_tree
-from server.engine.treetext import render_tree
+from annoscore.server.engine import Engine
+from annoscore.server.engine.tree import sentence_tree
+from annoscore.server.engine.treetext import render_tree
 from test_nvim import SERVER, demo_pair, lines_of, run_scenario, runs, token_line
 
 

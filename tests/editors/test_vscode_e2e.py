@@ -130,14 +130,10 @@ def tools() -> dict[str, str]:
 @pytest.fixture(scope="module")
 def vsix(tmp_path_factory, tools) -> Path:
     """The .vsix built from this checkout, as a user builds it (README)."""
-    if shutil.which("npm") is None:
-        pytest.fail("npm is needed to build the extension")
-    if not (EXTENSION / "node_modules" / ".package-lock.json").exists():
-        subprocess.run(["npm", "ci", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], cwd=EXTENSION, check=True,
-                       timeout=900, stdin=subprocess.DEVNULL)
+    from vsix_support import package
+
     out = tmp_path_factory.mktemp("vsix") / "annoscore.vsix"
-    subprocess.run([str(EXTENSION / "node_modules" / ".bin" / "vsce"), "package", "--no-dependencies", "-o", str(out)],
-                   cwd=EXTENSION, check=True, timeout=600, capture_output=True, stdin=subprocess.DEVNULL)
+    package(out).check_returncode()
     return out
 
 

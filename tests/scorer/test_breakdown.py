@@ -9,10 +9,10 @@ from collections import Counter
 
 import pytest
 
-from scorer.conllu import counts as C
-from scorer.conllu.breakdown import BREAKDOWNS, BreakdownCollector, distance_bin, in_context, length_bin
-from scorer.conllu.evaluate import ConlluOptions, evaluate_files
-from server.cli import main
+from annoscore.scorer.conllu import counts as C
+from annoscore.scorer.conllu.breakdown import BREAKDOWNS, BreakdownCollector, distance_bin, in_context, length_bin
+from annoscore.scorer.conllu.evaluate import ConlluOptions, evaluate_files
+from annoscore.server.cli import main
 from treebank_maker import make_gold, make_prediction, read_blocks
 
 

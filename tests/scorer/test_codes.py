@@ -1,5 +1,5 @@
 """One registry of diagnostic codes (scorer/codes.py): what the server says,
-what the README's tables list and what the editor clients know are held to it."""
+what the docs' tables list (docs/guide) and what the editor clients know are held to it."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from scorer.codes import CODES
-from scorer.validation.incident import TESTS
+from annoscore.scorer.codes import CODES
+from annoscore.scorer.validation.incident import TESTS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,8 +43,8 @@ def test_every_code_the_source_makes_is_registered_with_its_severity():
 
 
 def readme_codes() -> set[str]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text[text.index("### Diagnostics"):text.index("### The live score")]
+    text = (ROOT / "docs" / "guide" / "language-server.md").read_text(encoding="utf-8")
+    section = text[text.index("## Diagnostics"):text.index("## The live score")]  # (its own page: lsp-protocol.md)
     codes: set[str] = set()
     for row in section.split("\n"):
         if row.startswith("| `"):
@@ -55,7 +55,7 @@ def readme_codes() -> set[str]:
     return codes
 
 
-def test_the_readme_tables_list_every_code_and_no_other():
+def test_the_diagnostics_tables_list_every_code_and_no_other():
     listed = readme_codes()
     assert listed == set(CODES), (sorted(set(CODES) - listed), sorted(listed - set(CODES)))
 
@@ -70,12 +70,13 @@ def test_the_vs_code_extension_knows_every_code():
     described = set(configuration["properties"]["annoscore.severities"]["properties"])
     assert described <= set(CODES), sorted(described - set(CODES))
     lua = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "editors" / "nvim").rglob("*.lua"))
-    used = set(re.findall(r'== "([a-z]+(?:-[a-z]+)+)"', lua))
+    # Codes the plugin compares a diagnostic's code with (not its own names, such as edit operations).
+    used = set(re.findall(r'code\s*==\s*"([a-z]+(?:-[a-z]+)+)"', lua))
     assert used <= set(CODES) | set(TESTS), sorted(used - set(CODES) - set(TESTS))
 
 
 def test_the_validators_test_ids_are_registered_with_their_level_class_and_severity():
-    from scorer.codes import ALL, VALIDATION
+    from annoscore.scorer.codes import ALL, VALIDATION
     assert len(VALIDATION) == len(TESTS) == 143
     for test_id, (level, test_class, severity) in TESTS.items():
         assert VALIDATION[test_id].severity is severity and f"level {level}, {test_class}" in VALIDATION[test_id].meaning
@@ -84,9 +85,9 @@ def test_the_validators_test_ids_are_registered_with_their_level_class_and_sever
     assert set(ALL) == set(CODES) | set(TESTS)
 
 
-def test_the_readme_lists_every_test_id_with_its_level_class_and_severity():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text[text.index("### Test ids"):text.index("## Live in the editor")]
+def test_the_validation_guide_lists_every_test_id_with_its_level_class_and_severity():
+    text = (ROOT / "docs" / "guide" / "validation.md").read_text(encoding="utf-8")
+    section = text[text.index("## Test ids"):]
     listed: dict[str, tuple[int, str, str]] = {}
     for row in section.split("\n"):
         if row.startswith("| ") and row[2:3].isdigit():
@@ -102,7 +103,7 @@ def test_the_readme_lists_every_test_id_with_its_level_class_and_severity():
 def test_the_twins_pair_registered_codes_with_test_ids():
     """A validator finding that is one of annoscore's problems keeps
     annoscore's code: both names of each pair must be registered."""
-    from server.engine.conllu.twins import SAME_DOCUMENT, SAME_LINE, SAME_SENTENCE
+    from annoscore.server.engine.conllu.twins import SAME_DOCUMENT, SAME_LINE, SAME_SENTENCE
     for table in (SAME_LINE, SAME_SENTENCE, SAME_DOCUMENT):
         for code, test_ids in table.items():
             assert code in CODES, code

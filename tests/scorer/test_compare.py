@@ -7,8 +7,8 @@ import json
 import pytest
 
 from conftest import write
-from scorer.outcomes import OutcomeList
-from server.cli import main
+from annoscore.scorer.outcomes import OutcomeList
+from annoscore.server.cli import main
 
 GOLD_SHA = "ab" * 32
 

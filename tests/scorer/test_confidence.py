@@ -7,8 +7,8 @@ import random
 import pytest
 
 from conftest import mkpred, shared_path
-from scorer.conllu.confidence import ConfError, count_low, count_low_fast, count_low_many, low_cells, parse_conf
-from scorer.conllu.reader import ConlluFileReader, read_text
+from annoscore.scorer.conllu.confidence import ConfError, count_low, count_low_fast, count_low_many, low_cells, parse_conf
+from annoscore.scorer.conllu.reader import ConlluFileReader, read_text
 
 
 def test_parse_conf_forms():
@@ -83,7 +83,7 @@ def uniform_whole(rng: random.Random) -> str | None:
 @pytest.mark.parametrize("kind", ["named", "whole", "odd"])
 @pytest.mark.parametrize("threshold", [0.8, 0.5, 0.95])
 def test_counting_many_sentences_at_once_equals_counting_each(kind, threshold, monkeypatch):
-    from scorer.conllu import confidence
+    from annoscore.scorer.conllu import confidence
     one_by_one = []
     monkeypatch.setattr(confidence, "count_low_fast",
                         lambda *args: one_by_one.append(args) or count_low_fast(*args))
@@ -115,7 +115,7 @@ def test_fixed_width_table_equals_the_exact_parser(threshold):
     """Values laid out alike are read as a table of bytes; each count must be
     the exact parser's, and anything the exact parser would report (a number
     above 1, names given twice, another layout) must leave the table path."""
-    from scorer.conllu.confidence import _fixed_width_low, parse_conf
+    from annoscore.scorer.conllu.confidence import _fixed_width_low, parse_conf
     rng = random.Random(int(threshold * 1000) + 1)
     layouts = [("UPOS", "HEAD", "DEPREL"), ("upos", "xpos", "lemma", "feats", "head", "deprel"), (None,)]
     for _ in range(200):

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from conftest import mkpred, shared_path
-from scorer.conllu.bulk import PlainPairs, count_plain_pairs, plain_pair, read_plain, token_text
-from scorer.conllu.checks import tree_problems
-from scorer.conllu.evaluate import ConlluOptions, evaluate_files
-from scorer.conllu.parse import parse_block, parse_blocks
-from scorer.conllu.reader import ConlluFileReader
-from scorer.conllu.identical import count_identical_many, identity_ready
+from annoscore.scorer.conllu.bulk import PlainPairs, count_plain_pairs, plain_pair, read_plain, token_text
+from annoscore.scorer.conllu.checks import tree_problems
+from annoscore.scorer.conllu.evaluate import ConlluOptions, evaluate_files
+from annoscore.scorer.conllu.parse import parse_block, parse_blocks
+from annoscore.scorer.conllu.reader import ConlluFileReader
+from annoscore.scorer.conllu.identical import count_identical_many, identity_ready
 
 
 class Lane:
@@ -264,8 +264,8 @@ def test_counting_plain_pairs_from_kept_columns():
 def test_gold_token_lines_are_the_token_text_of_each_sentence(tmp_path):
     """GoldFile keeps where each block's token lines start (read with its
     sent_id); what it hands the bulk lane must be exactly `token_text`."""
-    from scorer.conllu.bulk import token_text
-    from scorer.conllu.gold import GoldFile
+    from annoscore.scorer.conllu.bulk import token_text
+    from annoscore.scorer.conllu.gold import GoldFile
     blocks = [GOLD, GOLD.split("\n", 1)[1], "# sent_id = only-comments\n# text = x",
               GOLD.replace("sent_id = s", "sent_id = a") + "\n  \n" + GOLD.replace("sent_id = s", "sent_id = b")]
     gold = GoldFile(write(tmp_path / "gold.conllu", blocks))

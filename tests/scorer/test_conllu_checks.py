@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from conftest import conllu
-from scorer.conllu.checks import RELATED_LISTED, cycle_marks, find_cycles, tree_problems
-from scorer.conllu.reader import read_text
+from annoscore.scorer.conllu.checks import RELATED_LISTED, cycle_marks, find_cycles, tree_problems
+from annoscore.scorer.conllu.reader import read_text
 
 
 def problems(*lines: str):

@@ -6,9 +6,9 @@ import pytest
 
 from conftest import conllu, shared_path, write
 from conftest import read_file
-from scorer.conllu.parse import parse_block
-from scorer.conllu.reader import ConlluFileReader, read_text
-from scorer.conllu.text import ZS_CHARACTERS
+from annoscore.scorer.conllu.parse import parse_block
+from annoscore.scorer.conllu.reader import ConlluFileReader, read_text
+from annoscore.scorer.conllu.text import ZS_CHARACTERS
 
 S1 = """# sent_id = s1
 # text = The cat sat.
@@ -219,7 +219,7 @@ def test_streaming_matches_whole_text(tmp_path):
 def test_block_splitter_in_chunks_matches_whole_text(size):
     """Blocks, problems and the line count do not depend on where the chunks
     end, even inside a run of blank lines or a long block."""
-    from scorer.conllu.blocks import BlockSplitter
+    from annoscore.scorer.conllu.blocks import BlockSplitter
     text = ("\ufeff" + conllu(S1) + "\n\n" + conllu(S2) + "\n\n\n" + conllu(*([S1] * 20)).replace("\n\n", "\n")
             + conllu(S2).rstrip("\n"))
 

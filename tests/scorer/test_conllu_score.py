@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from conftest import conllu, mkpred, official_counts, shared_path, write
-from scorer.conllu.counts import METRICS, Counts
-from scorer.conllu.evaluate import ConlluOptions, evaluate_files
-from scorer.conllu.reader import ConlluFileReader
-from scorer.conllu.chunks import IdenticalBatch
-from scorer.conllu.score import score_chunk
-from scorer.conllu.identical import count_identical, count_identical_many, identity_ready, same_tokens
+from annoscore.scorer.conllu.counts import METRICS, Counts
+from annoscore.scorer.conllu.evaluate import ConlluOptions, evaluate_files
+from annoscore.scorer.conllu.reader import ConlluFileReader
+from annoscore.scorer.conllu.chunks import IdenticalBatch
+from annoscore.scorer.conllu.score import score_chunk
+from annoscore.scorer.conllu.identical import count_identical, count_identical_many, identity_ready, same_tokens
 
 
 def ours(system, gold, **options):
@@ -159,7 +159,7 @@ def test_reordered_sentences_pair_by_id(tmp_path):
 
 
 def test_one_side_counts_equal_scoring_against_nothing():
-    from scorer.conllu.score import one_side_counts
+    from annoscore.scorer.conllu.score import one_side_counts
     path = shared_path("data", "ud", "UD_Czech-FicTree", "cs_fictree-ud-test.conllu")
     for sentence in list(ConlluFileReader(path))[:300]:
         assert one_side_counts(sentence, gold=True) == score_chunk([sentence], []).counts

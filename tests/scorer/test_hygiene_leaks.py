@@ -13,8 +13,8 @@ import unicodedata
 
 import pytest
 
-from scorer.hygiene import find_leaks, read_items, rules_from, split_from_name
-from scorer.hygiene.items import ReadOptions, conllu_text
+from annoscore.scorer.hygiene import find_leaks, read_items, rules_from, split_from_name
+from annoscore.scorer.hygiene.items import ReadOptions, conllu_text
 
 from hygiene_support import conllu_block, conllu_file, distinct_texts, first_lines
 

@@ -7,9 +7,9 @@ from fractions import Fraction
 
 import pytest
 
-from scorer.hygiene import LeakIndex, parse_near, parse_normalization, rules_from, split_from_name
-from scorer.hygiene.items import Item
-from scorer.hygiene.similar import SimilarityIndex, all_pairs, jaccard
+from annoscore.scorer.hygiene import LeakIndex, parse_near, parse_normalization, rules_from, split_from_name
+from annoscore.scorer.hygiene.items import Item
+from annoscore.scorer.hygiene.similar import SimilarityIndex, all_pairs, jaccard
 
 
 def test_the_default_normalization_folds_form_case_and_spaces():

@@ -13,10 +13,10 @@ from fractions import Fraction
 
 import pytest
 
-from scorer.hygiene import read_items, rules_from
-from scorer.hygiene.items import ReadOptions
-from scorer.hygiene.split import SplitOptions, largest_remainder, make_split
-from server.cli import main
+from annoscore.scorer.hygiene import read_items, rules_from
+from annoscore.scorer.hygiene.items import ReadOptions
+from annoscore.scorer.hygiene.split import SplitOptions, largest_remainder, make_split
+from annoscore.server.cli import main
 
 from hygiene_support import conllu_block, conllu_file, distinct_texts
 
@@ -119,7 +119,7 @@ def test_stratification_without_groups_is_within_one_of_the_ideal(tmp_path, seed
 
 
 def _run_split(cwd, args):
-    return subprocess.run([sys.executable, "-m", "server.cli", "split", *args], cwd=cwd,
+    return subprocess.run([sys.executable, "-m", "annoscore", "split", *args], cwd=cwd,
                           capture_output=True, text=True)
 
 

@@ -12,12 +12,12 @@ from collections import Counter
 
 import pytest
 
-from scorer.labels.counts import LabelCounts
-from scorer.labels.evaluate import (
+from annoscore.scorer.labels.counts import LabelCounts
+from annoscore.scorer.labels.evaluate import (
     BY_ID, BY_ORDER, MISSING_FROM_GOLD, MISSING_FROM_PREDICTION, evaluate_label_files, predicted_for_gold,
     score_item,
 )
-from scorer.labels.reader import parse_item, parse_labels
+from annoscore.scorer.labels.reader import parse_item, parse_labels
 
 
 def score(gold: str, pred: str, outcomes: bool = False):
@@ -261,8 +261,8 @@ def test_first_of_duplicate_predicted_ids_wins():
 
 
 def test_reading_in_blocks_equals_reading_whole_lines():
-    from scorer.labels.reader import parse_label_blocks
-    from scorer.lines import line_blocks, split_lines
+    from annoscore.scorer.labels.reader import parse_label_blocks
+    from annoscore.scorer.lines import line_blocks, split_lines
     texts = [
         "a\tX\r\nb\tY\n\n\nc\tZ\nd\tX\n",           # blank lines in an ID file are skipped
         "\n\nX\nY\n\nZ\n\n\n",                     # blank lines among plain labels are errors, at the end not

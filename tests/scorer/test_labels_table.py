@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from scorer.labels.table import CSV, TSV, TableSpec, parse_table_text, table_spec
-from server.cli import main
+from annoscore.scorer.labels.table import CSV, TSV, TableSpec, parse_table_text, table_spec
+from annoscore.server.cli import main
 
 
 def test_text_tab_label_without_a_header():

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from conftest import SHARED, mkpred, official_counts, shared_path
-from scorer.conllu.counts import METRICS
-from scorer.conllu.evaluate import ConlluOptions, evaluate_files
+from annoscore.scorer.conllu.counts import METRICS
+from annoscore.scorer.conllu.evaluate import ConlluOptions, evaluate_files
 from conftest import read_file
 
 

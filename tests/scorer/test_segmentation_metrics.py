@@ -12,11 +12,11 @@ import random
 
 import pytest
 
-from scorer.segmentation.counts import SegmentationCounts
-from scorer.segmentation.evaluate import evaluate_lines
-from scorer.segmentation.pairing import TEXT
-from scorer.segmentation.score import score_line
-from scorer.segmentation.tokens import UPOS_TAGS, SegmentationOptions
+from annoscore.scorer.segmentation.counts import SegmentationCounts
+from annoscore.scorer.segmentation.evaluate import evaluate_lines
+from annoscore.scorer.segmentation.pairing import TEXT
+from annoscore.scorer.segmentation.score import score_line
+from annoscore.scorer.segmentation.tokens import UPOS_TAGS, SegmentationOptions
 
 SPACE = SegmentationOptions("space")
 TSV = SegmentationOptions("tsv")

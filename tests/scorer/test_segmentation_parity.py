@@ -12,11 +12,11 @@ import re
 import pytest
 
 from conftest import shared_path
-from scorer.lines import read_lines
-from scorer.segmentation.counts import SegmentationCounts
-from scorer.segmentation.evaluate import evaluate_files
-from scorer.segmentation.score import score_line
-from scorer.segmentation.tokens import SegmentationOptions
+from annoscore.scorer.lines import read_lines
+from annoscore.scorer.segmentation.counts import SegmentationCounts
+from annoscore.scorer.segmentation.evaluate import evaluate_files
+from annoscore.scorer.segmentation.score import score_line
+from annoscore.scorer.segmentation.tokens import SegmentationOptions
 
 ROW = re.compile(r"^\| `(pred/[^`]+)` \| `(eval/[^`]+)`(?: \(([a-z, ]+)\))? \| (\w+) \| (.+?) \| (.+?) \| (.+?) \|$")
 COUNTS = re.compile(r"(\w+) ([\d,]+)/([\d,]+)")

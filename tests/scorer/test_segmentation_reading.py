@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from scorer.lines import decode_lines, split_lines
-from scorer.segmentation.tokens import (
+from annoscore.scorer.lines import decode_lines, split_lines
+from annoscore.scorer.segmentation.tokens import (
     SegmentationOptions, is_white_space, parse_line, split_tag, split_tokens, split_words,
 )
 
@@ -111,7 +111,7 @@ def test_options_reject_unknown_formats():
 
 
 def test_line_blocks_cut_like_split_lines():
-    from scorer.lines import line_blocks
+    from annoscore.scorer.lines import line_blocks
     text = "a\r\nbb\n\nccc\r\n\r\nd\re\nf"
     for size in (1, 2, 5, 100):
         numbers, lines = [], []

@@ -9,9 +9,9 @@ import math
 import numpy as np
 import pytest
 
-from scorer.conllu.counts import Counts, metric_columns
-from scorer.conllu.evaluate import ConlluOptions, Unit, evaluate_files
-from scorer.significance import (
+from annoscore.scorer.conllu.counts import Counts, metric_columns
+from annoscore.scorer.conllu.evaluate import ConlluOptions, Unit, evaluate_files
+from annoscore.scorer.significance import (
     PairedUnits, approximate_randomization, pair_units, paired_bootstrap,
 )
 from treebank_maker import make_gold, make_prediction
@@ -42,7 +42,7 @@ def test_units_add_up_to_the_counts_in_both_lanes(files):
     assert {u.gold: u.counts for u in fast.units} == {u.gold: u.counts for u in slow.units}
     # The merged sentences make units of two gold sentences; dropped ones are units of their own.
     assert any(len(u.gold) == 2 for u in fast.units)
-    from scorer.conllu.counts import WORDS_SYSTEM
+    from annoscore.scorer.conllu.counts import WORDS_SYSTEM
     alone = [u for u in fast.units if len(u.gold) == 1 and u.counts.values[WORDS_SYSTEM] == 0]
     assert fast.missing.count and len(alone) == fast.missing.count
 
@@ -167,7 +167,7 @@ def test_same_seed_same_numbers_other_seed_other_draws(two_treebanks):
 
 
 def test_blocks_of_samples_do_not_change_the_draws(two_treebanks, monkeypatch):
-    import scorer.significance as significance
+    import annoscore.scorer.significance as significance
     whole = paired_bootstrap(two_treebanks, ["LAS"], samples=400, seed=9)["LAS"]
     monkeypatch.setattr(significance, "BLOCK_DRAWS", 37)  # a few samples per block
     blocked = paired_bootstrap(two_treebanks, ["LAS"], samples=400, seed=9)["LAS"]
@@ -215,7 +215,7 @@ def test_bad_arguments_are_refused(two_treebanks):
 
 
 def test_units_of_a_file_scored_in_parts_number_gold_as_one_process_does(tmp_path):
-    from server.parallel import evaluate_in_parallel
+    from annoscore.server.parallel import evaluate_in_parallel
 
     gold = make_gold(tmp_path / "g.conllu", 31, 400)
     pred = make_prediction(gold, tmp_path / "p.conllu", 32, noise=0.2)

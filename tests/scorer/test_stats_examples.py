@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from scorer.stats import EXACT_MCNEMAR_LIMIT, mcnemar_exact, wilson_interval
+from annoscore.scorer.stats import EXACT_MCNEMAR_LIMIT, mcnemar_exact, wilson_interval
 
 
 def test_wilson_examples():
@@ -55,11 +55,11 @@ def _exact_two_sided_any_size(b: int, c: int) -> float:
 
 def test_mcnemar_large_counts_agree_on_both_sides_of_the_exact_limit():
     # Up to the limit the sum is exact (checked against the textbook above on
-    # small counts); beyond it a float sum, which README.md says agrees with the
+    # small counts); beyond it a float sum, which docs/design/exactness.md says agrees with the
     # exact value to a relative 1e-9 up to 100,000 disagreements (its error
     # grows with their number: a few 1e-11 past the limit, up to about 2e-10
     # at 100,000, measured).
-    from scorer.stats import _mcnemar_large
+    from annoscore.scorer.stats import _mcnemar_large
     for b, c in [(9_900, 10_100), (9_990, 10_010), (5_000, 15_000)]:
         assert b + c <= EXACT_MCNEMAR_LIMIT
         assert _mcnemar_large(b + c, min(b, c)) == pytest.approx(mcnemar_exact(b, c), rel=1e-9)

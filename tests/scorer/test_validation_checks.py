@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from scorer.validation import (TESTS, ValidationSettings, guess_language, installed_data_dir,
+from annoscore.scorer.validation import (TESTS, ValidationSettings, guess_language, installed_data_dir,
                                language_data, prepare, validate_block, validate_text)
-from scorer.validation.langdata import FILES, LanguageData
+from annoscore.scorer.validation.langdata import FILES, LanguageData
 
 W = "\t"
 
@@ -221,7 +221,7 @@ def test_validate_text_guesses_the_language_from_the_path():
 
 
 def test_the_data_folder_is_found_without_running_udtools():
-    code = ("import sys; from scorer.validation import installed_data_dir; "
+    code = ("import sys; from annoscore.scorer.validation import installed_data_dir; "
             "folder = installed_data_dir(); print(folder is not None, 'udtools' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=Path(__file__).resolve().parents[2]).stdout.split()
@@ -241,7 +241,7 @@ def test_one_language_decoded_alone_equals_the_whole_file(kind):
 
 
 def test_universal_sets_equal_the_data_files():
-    from scorer.validation.langdata import UDEPRELS, UPOS
+    from annoscore.scorer.validation.langdata import UDEPRELS, UPOS
     folder = installed_data_dir()
     assert set(json.loads((folder / "upos.json").read_text())["upos"]) == UPOS
     assert set(json.loads((folder / "udeprels.json").read_text())["udeprels"]) == UDEPRELS
@@ -257,14 +257,14 @@ def test_language_data_is_read_once_per_folder():
 
 def test_whitespace_class_is_regex_whitespace():
     import regex
-    from scorer.validation.chars import WS
+    from annoscore.scorer.validation.chars import WS
     for code in range(sys.maxunicode + 1):
         ch = chr(code)
         assert bool(WS.match(ch)) == bool(regex.match(r"\s", ch)), hex(code)
 
 
 def test_projectivity_sweep_equals_the_definition():
-    from scorer.validation.level3 import _is_projective
+    from annoscore.scorer.validation.level3 import _is_projective
 
     class T:
         pass
@@ -315,9 +315,9 @@ def test_quick_paths_agree_with_the_exact_checks(monkeypatch):
     """The whole-column screens only skip work: with them off, the exact
     per-line checks give the same incidents (the guard of every screen)."""
     from validation_inject import inject, repeat
-    import scorer.validation.block as block
-    import scorer.validation.level45 as level45
-    import scorer.validation.metadata as metadata
+    import annoscore.scorer.validation.block as block
+    import annoscore.scorer.validation.level45 as level45
+    import annoscore.scorer.validation.metadata as metadata
 
     base = (Path(__file__).parent / "data" / "validation_base.conllu").read_text(encoding="utf-8")
     text = inject(repeat(base, 12), 11)
@@ -333,7 +333,7 @@ def test_quick_paths_agree_with_the_exact_checks(monkeypatch):
 
 
 def test_the_listed_cell_space_class_is_isspace_but_tab_and_newline():
-    from scorer.validation.level1 import _CELL_SPACE
+    from annoscore.scorer.validation.level1 import _CELL_SPACE
     for code in range(sys.maxunicode + 1):
         ch = chr(code)
         assert bool(_CELL_SPACE.match(ch)) == (ch.isspace() and ch not in "\t\n"), hex(code)

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from scorer.validation import (FileFacts, ValidationSettings, blank_sentence_lines, prepare,
+from annoscore.scorer.validation import (FileFacts, ValidationSettings, blank_sentence_lines, prepare,
                                validate_block, validate_document, validate_text)
-from server.textstore import TextStore
+from annoscore.server.textstore import TextStore
 from validation_inject import inject, repeat
 
 BASE = Path(__file__).parent / "data" / "validation_base.conllu"

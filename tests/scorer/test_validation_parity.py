@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from scorer.validation import TESTS, ValidationSettings, guess_language, validate_text
-from scorer.validation.incident import UNREACHABLE
+from annoscore.scorer.validation import TESTS, ValidationSettings, guess_language, validate_text
+from annoscore.scorer.validation.incident import UNREACHABLE
 from validation_inject import MUTATORS, inject, repeat, scenarios
 from validation_oracle import compare, official
 

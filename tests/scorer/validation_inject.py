@@ -967,7 +967,7 @@ def _not_permitted():
     """A (language, feature, value) the UD data lists as not permitted (read
     from the installed udtools data at run time)."""
     if not _NOT_PERMITTED:
-        from scorer.validation import installed_data_dir
+        from annoscore.scorer.validation import installed_data_dir
         folder = installed_data_dir()
         found = None
         if folder is not None:

@@ -13,19 +13,17 @@ from collections import Counter
 from pathlib import Path
 
 
-_RUNS: dict[tuple, Counter] = {}
-
-
 def official(path: str | Path, level: int = 3, lang: str | None = None) -> Counter:
     """The official validator's incidents on one file, as a multiset of keys
-    (remembered by the file's content, level and language: the parity tests
-    of the library and of ``annoscore check`` ask about the same files)."""
-    import hashlib
+    (remembered on disk by the file's bytes, udtools' code, level and
+    language: see tests/oracle_cache.py)."""
+    from oracle_cache import remembered
 
-    key = (hashlib.sha256(Path(path).read_bytes()).hexdigest(), level, lang)
-    if key not in _RUNS:
-        _RUNS[key] = _official(path, level, lang)
-    return Counter(_RUNS[key])
+    def run() -> list:
+        return [[*k, n] for k, n in sorted(_official(path, level, lang).items())]
+
+    stored = remembered("udvalidate", [path], [level, lang], run)
+    return Counter({(line, test_id, severity): n for line, test_id, severity, n in stored})
 
 
 def _official(path: str | Path, level: int, lang: str | None) -> Counter:
@@ -47,7 +45,7 @@ def _official(path: str | Path, level: int, lang: str | None) -> Counter:
 
 
 def ours(path: str | Path, level: int = 3, lang: str | None = None) -> Counter:
-    from scorer.validation import ValidationSettings, validate_file
+    from annoscore.scorer.validation import ValidationSettings, validate_file
 
     result = validate_file(path, ValidationSettings(level=level, lang=lang))
     return Counter(i.key() for i in result.incidents)

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from scorer.batch import PairingError, pair_directories, read_manifest
-from scorer.conllu.counts import METRICS, Counts, metric_columns
-from server.cli import main
+from annoscore.scorer.batch import PairingError, pair_directories, read_manifest
+from annoscore.scorer.conllu.counts import METRICS, Counts, metric_columns
+from annoscore.server.cli import main
 from treebank_maker import make_gold, make_prediction
 
 
@@ -234,3 +234,28 @@ def test_real_shared_task_outputs_pair_by_name_and_equal_the_official_figures(ca
             cells = [c.strip() for c in line.split("|")]
             metric, f1 = cells[0], float(cells[3])
             assert round(100 * pair["result"]["metrics"][metric]["f1"], 2) == f1, (name, metric)
+
+
+def test_every_figure_of_the_table_is_rounded_once_from_the_counts(capsys, folders):
+    """18942 of 20071 Lemmas is 94.37497%: 94.37, not the 94.38 of rounding
+    the JSON's 6-digit 0.94375 again (UD_Turkish-IMST, mkpred.py --seed 1)."""
+    from annoscore.server.cli.evaluate_many import _text
+
+    pred, gold = folders
+    report = run_json(capsys, "evaluate", str(pred), str(gold), "--jobs", "1")
+    lemmas = report["pairs"][0]["result"]["metrics"]["Lemmas"]
+    lemmas.update(correct=18942, gold_total=20071, system_total=20071, f1=round(18942 / 20071, 6))
+    assert f"{100 * lemmas['f1']:.2f}" == "94.38"  # what rounding twice shows
+    table = _text(report, False).splitlines()
+    header = [cell.strip() for cell in table[1].split("|")]
+    row = [cell.strip() for cell in next(line for line in table if line.startswith("aa_one")).split("|")]
+    assert row[header.index("Lemmas")] == f"{100 * 18942 / 20071:.2f}" == "94.37"
+    # Every other figure of every row, from the counts, rounded once.
+    metrics = {p["name"]: p["result"]["metrics"] for p in report["pairs"] if p["status"] == "scored"}
+    for line in table:
+        name = line.split("|")[0].strip()
+        if name in metrics:
+            cells = [cell.strip() for cell in line.split("|")]
+            for metric in header[1:-1]:
+                m = metrics[name][metric]
+                assert cells[header.index(metric)] == f"{100 * 2 * m['correct'] / (m['gold_total'] + m['system_total']):.2f}"

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from lsp_support import GOLD, PRED, line_of, tabs, workspace
-from scorer.conllu.reader import ConlluFileReader
-from server.config import Settings
-from server.engine import Engine
-from server.engine.cells import Cell, SentenceSummary, describe
-from server.engine.fixes import fix_for
+from annoscore.scorer.conllu.reader import ConlluFileReader
+from annoscore.server.config import Settings
+from annoscore.server.engine import Engine
+from annoscore.server.engine.cells import Cell, SentenceSummary, describe
+from annoscore.server.engine.fixes import fix_for
 
 
 def opened(tmp_path, pred: str, gold: str | None = None, settings: Settings | None = None):
@@ -217,7 +217,7 @@ def test_a_words_head_and_its_dependents(tmp_path):
 
 
 def test_completion_offers_tags_relations_and_head_words(tmp_path):
-    from server.engine.completion import UNIVERSAL_RELATIONS, complete
+    from annoscore.server.engine.completion import UNIVERSAL_RELATIONS, complete
     text = PRED.replace("3\tnsubj", "3\tnsubj:pass")
     engine, path = opened(tmp_path, text)
     s1 = line_of(text, "# sent_id = s1")
@@ -246,7 +246,7 @@ def test_completion_offers_tags_relations_and_head_words(tmp_path):
 
 
 def test_sentences_found_by_sent_id_in_open_documents_only(tmp_path):
-    from server.engine.symbols import find_sentences
+    from annoscore.server.engine.symbols import find_sentences
     engine, path = opened(tmp_path, PRED, GOLD)  # the gold file is loaded too, but not open
     found = find_sentences(engine, "S1")
     assert [(f.key, f.sent_id, f.line) for f in found] == [

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from server.cli import main
+from annoscore.server.cli import main
 
 SCORER_TESTS = Path(__file__).resolve().parents[1] / "scorer"
 if str(SCORER_TESTS) not in sys.path:
@@ -108,7 +108,7 @@ def _treebanks():
 def test_treebanks_are_the_validators(shared, capsys, path):
     if path is None:
         shared("data", "ud")
-    from scorer.validation import guess_language
+    from annoscore.scorer.validation import guess_language
 
     same_as_udvalidate(capsys, path, 5, guess_language(path))
 
@@ -118,7 +118,7 @@ def test_treebanks_are_the_validators(shared, capsys, path):
 def test_treebanks_with_injected_errors_are_the_validators(shared, capsys, tmp_path, path):
     if path is None:
         shared("data", "ud")
-    from scorer.validation import guess_language
+    from annoscore.scorer.validation import guess_language
 
     blocks = path.read_text(encoding="utf-8").split("\n\n")
     target = tmp_path / path.name
@@ -171,12 +171,12 @@ def test_options_choose_what_is_validated(capsys, tmp_path):
     _, diagnostics, err = checked(capsys, path, "--lang", "en", "--ud-data", str(tmp_path / "nowhere"))
     assert [d["code"] for d in diagnostics] == ["missing-text"] and "does not exist" in err
     # The UD tools' own data folder, named: the same as the installed one.
-    from scorer.validation import installed_data_dir
+    from annoscore.scorer.validation import installed_data_dir
     _, diagnostics, _ = checked(capsys, path, "--lang", "en", "--ud-data", str(installed_data_dir()))
     assert {d["code"] for d in diagnostics} == {"missing-text", "feature-unknown"}
     # A name that is no test id nor class is a usage error.
     assert main(["check", str(path), "--exclude", "unknwn-upos"]) == 2
-    assert "'unknwn-upos' is neither a validator test id" in capsys.readouterr().err
+    assert "--exclude: 'unknwn-upos' is neither a code of annoscore's" in capsys.readouterr().err
 
 
 def test_the_program_checks_a_large_file_with_helpers_and_ends_cleanly(capsys, tmp_path):
@@ -192,9 +192,13 @@ def test_the_program_checks_a_large_file_with_helpers_and_ends_cleanly(capsys, t
     path.write_text(inject(repeat(BASE, 240), 3), encoding="utf-8")
     assert path.stat().st_size >= 1 << 20  # check starts the helpers for it (HELPED_BYTES)
     status, diagnostics, _ = checked(capsys, path, "--level", "5", "--lang", "en")
-    before = _forkservers()
-    done = subprocess.run([sys.executable, "-m", "server.cli", "check", "--json", "--level", "5", "--lang", "en",
-                           str(path)], capture_output=True, text=True, timeout=120)
+    # In a session of its own: its helpers are told from other programs' (another
+    # pytest worker's, another checkout's) by their session id, which they keep.
+    program = subprocess.Popen([sys.executable, "-m", "annoscore", "check", "--json", "--level", "5", "--lang", "en",
+                                str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    stdout, stderr = program.communicate(timeout=120)
+    done = subprocess.CompletedProcess(program.args, program.returncode, stdout, stderr)
     assert (done.returncode, json.loads(done.stdout)["files"][0]["diagnostics"]) == (status, diagnostics)
     assert status == 1 and len(diagnostics) > 100
     lines = done.stdout.splitlines()
@@ -202,7 +206,7 @@ def test_the_program_checks_a_large_file_with_helpers_and_ends_cleanly(capsys, t
     assert [json.loads(line) for line in shown] == diagnostics
     assert done.stderr == "", done.stderr
     for _ in range(50):  # the forkserver and helpers end once the program has (a moment after)
-        left = _forkservers() - before
+        left = _forkservers(program.pid)
         if not left:
             break
         time.sleep(0.1)
@@ -224,7 +228,7 @@ def test_the_language_server_told_to_exit_while_its_helpers_validate_ends_cleanl
     (tmp_path / "annoscore.toml").write_text('lang = "en"\n[validation]\nlevel = 5\n', encoding="utf-8")
     path = tmp_path / "big.conllu"
     path.write_text(text, encoding="utf-8")
-    server = subprocess.Popen([sys.executable, "-m", "server.cli", "lsp"], cwd=tmp_path, stdin=subprocess.PIPE,
+    server = subprocess.Popen([sys.executable, "-m", "annoscore", "lsp"], cwd=tmp_path, stdin=subprocess.PIPE,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
     def send(message: dict) -> None:
@@ -261,10 +265,10 @@ def test_the_language_server_told_to_exit_while_its_helpers_validate_ends_cleanl
     assert log == [], "\n".join(log[-5:])
 
 
-def _forkservers() -> set[str]:
+def _forkservers(session: int) -> set[str]:
     import subprocess
 
-    return set(subprocess.run(["pgrep", "-f", "from multiprocessing.forkserver import main"],
+    return set(subprocess.run(["pgrep", "-s", str(session), "-f", "from multiprocessing.forkserver import main"],
                               capture_output=True, text=True).stdout.split())
 
 
@@ -275,7 +279,7 @@ def test_check_gives_the_helpers_a_head_start_that_the_engine_takes(capsys, tmp_
     (the head start cancelled): the diagnostics are the same every way."""
     from dataclasses import replace
 
-    from server.engine.conllu import validation_parts
+    from annoscore.server.engine.conllu import validation_parts
 
     if validation_parts.helpers() < 2:
         pytest.skip("one core: no helper processes")
@@ -287,8 +291,8 @@ def test_check_gives_the_helpers_a_head_start_that_the_engine_takes(capsys, tmp_
     monkeypatch.setattr(validation_parts.BlockJob, "__init__",
                         lambda self, *a, **k: (jobs.append(self), job_init(self, *a, **k))[1])
     monkeypatch.setattr(validation_parts, "take_early", lambda *a: (taken.append(take_early(*a)), taken[-1])[1])
-    monkeypatch.setattr("server.engine.conllu.validation.take_early", validation_parts.take_early)
-    from server.engine.conllu.handler import ConlluHandler
+    monkeypatch.setattr("annoscore.server.engine.conllu.validation.take_early", validation_parts.take_early)
+    from annoscore.server.engine.conllu.handler import ConlluHandler
     stores = []
     new_store = ConlluHandler.new_store
     monkeypatch.setattr(ConlluHandler, "new_store", lambda *a: (stores.append(a[1]), new_store(*a))[1])
@@ -313,8 +317,8 @@ def test_check_gives_the_helpers_a_head_start_that_the_engine_takes(capsys, tmp_
 
 
 def test_the_engine_takes_a_store_made_already_only_for_its_own_text(tmp_path):
-    from server.engine import Engine
-    from server.textstore import TextStore
+    from annoscore.server.engine import Engine
+    from annoscore.server.textstore import TextStore
 
     path = str(tmp_path / "a.conllu")
     engine = Engine(str(tmp_path))

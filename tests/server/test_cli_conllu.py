@@ -9,10 +9,10 @@ import sys
 import pytest
 
 from conftest import conllu, official_counts, write
-from scorer.conllu.repair import repaired_heads
-from scorer.conllu.reader import read_text
-from server.cli import main
-from server.cli.demo import sample_path
+from annoscore.scorer.conllu.repair import repaired_heads
+from annoscore.scorer.conllu.reader import read_text
+from annoscore.server.cli import main
+from annoscore.server.cli.demo import sample_path
 
 GOLD = conllu("# sent_id = a\n1 The the DET DT _ 2 det _ _\n2 cat cat NOUN NN _ 0 root _ _",
               "# sent_id = b\n1 It it PRON PRP _ 2 nsubj _ _\n2 sat sit VERB VBD _ 0 root _ _",
@@ -129,7 +129,7 @@ def test_broken_lines_still_score(capsys, tmp_path, files):
 
 
 def test_no_traceback_from_the_installed_command(tmp_path, files):
-    done = subprocess.run([sys.executable, "-m", "server.cli", "evaluate", str(tmp_path / "x"), str(files[1])],
+    done = subprocess.run([sys.executable, "-m", "annoscore", "evaluate", str(tmp_path / "x"), str(files[1])],
                           capture_output=True, text=True)
     assert done.returncode == 1 and "Traceback" not in done.stderr and "no such file" in done.stderr
 
@@ -152,11 +152,11 @@ def test_official_run_beside_ours(capsys, tmp_path, files):
 def test_official_run_equals_our_counts_on_repaired_trees(tmp_path):
     """After the repairs, the official script accepts the file, and our scorer
     gives the same counts on the repaired file."""
-    from scorer.conllu.repair import repaired_text
+    from annoscore.scorer.conllu.repair import repaired_text
     pred = read_text(PRED)
     repaired = write(tmp_path, "repaired.conllu", "".join(repaired_text(s)[0] for s in pred.sentences))
     gold = write(tmp_path, "gold2.conllu", "".join(s.body + "\n\n" for s in read_text(GOLD).sentences[:2]))
-    from scorer.conllu.evaluate import evaluate_files
+    from annoscore.scorer.conllu.evaluate import evaluate_files
     result = evaluate_files(repaired, gold)
     official = official_counts(gold, repaired)
     for name, counts in official.items():

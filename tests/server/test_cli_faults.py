@@ -15,10 +15,11 @@ import sys
 import pytest
 
 from conftest import conllu, write
-from server.cli import main
+from annoscore.scorer.problems import Severity
+from annoscore.server.cli import main
 from test_lsp import client, diagnostics_for, open_document  # noqa: F401  (client: the LSP fixture)
 
-COMMAND = [sys.executable, "-m", "server.cli"]
+COMMAND = [sys.executable, "-m", "annoscore"]
 
 GOLD = conllu("# sent_id = a\n1 The the DET DT _ 2 det _ _\n2 cat cat NOUN NN _ 0 root _ _",
               "# sent_id = b\n1 It it PRON PRP _ 2 nsubj _ _\n2 sat sit VERB VBD _ 0 root _ _")
@@ -136,7 +137,7 @@ def test_10_segmentation_and_labels_messages_are_short(capsys, tmp_path, monkeyp
 
 
 def test_10_the_excerpt_helper():
-    from scorer.excerpt import excerpt, quoted
+    from annoscore.scorer.excerpt import excerpt, quoted
     assert quoted("abc") == "'abc'"
     assert quoted("a" * 50, 4) == "'aaaa…' (50 characters)"
     assert excerpt("a\tb\x00c\x1b[2J\udce9") == "a\\tb\\x00c\\x1b[2J\\xE9"
@@ -167,11 +168,14 @@ def test_11_a_nul_anywhere_is_format_binary_at_its_line_and_column(capsys, tmp_p
         assert err.startswith(f"annoscore evaluate: p.conllu:{line + 1}:4: a NUL byte"), err
     status, out, err = run(capsys, "evaluate", "g.conllu", "p.conllu")  # as gold, too
     assert status == 1 and f"p.conllu:{line + 1}:4: a NUL byte" in err
+    # check (issue 25, item 6): the NUL is noted at its place, and the text
+    # is checked as it is, so the validator's findings stay its own.
     status, out, err = run(capsys, "check", "p.conllu", "--gold", "g.conllu")
-    assert status == 1 and "\x00" not in out + err
-    assert out.splitlines() == [f"p.conllu:{line + 1}:4: error format-binary a NUL byte: this is not a "
-                                "text file, or it is damaged here (text has no NUL bytes)"]
-    assert "not scored" in err
+    assert "\x00" not in out + err
+    notes = [k for k in out.splitlines() if " format-binary " in k]
+    assert notes == [f"p.conllu:{line + 1}:4: information format-binary a NUL byte: text has no NUL bytes, "
+                     "so the file may be damaged here (checked and validated as it is; evaluate does not score it)"]
+    assert "not scored" not in err and len(out.splitlines()) > 1
 
 
 def test_11_utf16_and_gzip_are_named_with_what_to_do(capsys, tmp_path, monkeypatch):
@@ -207,18 +211,24 @@ def test_11_segmentation_and_labels_say_where_the_nul_is(capsys, tmp_path):
 
 def test_11_the_engine_marks_a_nul_typed_in_a_buffer_and_clears_it():
     """What the language server shows: a NUL pasted into a buffer gives
-    format-binary at its place and no score; deleting it scores again."""
-    from server.engine import Engine
+    format-binary (information) at its place, the text still checked and
+    scored as it is (issue 25, item 6); deleting it clears the note."""
+    from annoscore.server.engine import Engine
     engine = Engine()
     engine.open("p", None, PRED, 1, language="conllu")
     engine.rescore("p")
     assert engine.score("p")["counts"]["sentences"] == 2
     engine.change("p", 2, [((2, 2), (2, 2), "\x00")])
     engine.rescore("p")
-    (problem,) = engine.diagnostics("p")
-    assert (problem.code, problem.line, problem.start) == ("format-binary", 2, 2)
-    assert engine.score("p")["metrics"] == {} and engine.score("p")["counts"]["sentences"] == 0
-    engine.change("p", 3, [((2, 2), (2, 3), "")])
+    (problem,) = [p for p in engine.diagnostics("p") if p.code == "format-binary"]
+    assert (problem.line, problem.start, problem.severity) == (2, 2, Severity.INFORMATION)
+    assert engine.score("p")["counts"]["sentences"] == 2
+    engine.change("p", 3, [((0, 0), (0, 0), "# x\n")])  # the note moves with the NUL
+    engine.rescore("p")
+    (problem,) = [p for p in engine.diagnostics("p") if p.code == "format-binary"]
+    assert (problem.line, problem.start) == (3, 2)
+    engine.change("p", 4, [((0, 0), (1, 0), "")])
+    engine.change("p", 5, [((2, 2), (2, 3), "")])
     engine.rescore("p")
     assert "format-binary" not in {p.code for p in engine.diagnostics("p")}
     assert engine.score("p")["counts"]["sentences"] == 2
@@ -491,8 +501,8 @@ def test_friction_counts_option_shows_raw_counts_and_intervals(capsys, files):
 
 
 def test_friction_help_texts_and_metric_names(capsys):
-    from server.cli import evaluate_conllu, evaluate_labels
-    from scorer.segmentation.evaluate import OUTCOME_METRICS
+    from annoscore.server.cli import evaluate_conllu, evaluate_labels
+    from annoscore.scorer.segmentation.evaluate import OUTCOME_METRICS
     for command, needle in (("demo", "bundled sample prediction"), ("check", "folders to search"),
                             ("watch", "files or folders to watch")):
         with pytest.raises(SystemExit):
@@ -639,11 +649,13 @@ async def test_11_a_nul_typed_in_the_editor_is_format_binary_at_its_place(client
     uri = open_document(client, pred)
     before = await diagnostics_for(client, uri)
     assert "format-binary" not in {d.code for d in before}
+    scored = await client.protocol.send_request_async("annoscore/score", {"uri": uri})
     _change(client, uri, 2, 3, 2, 2, "\x00")
     after = await diagnostics_for(client, uri, previous=before, version=2)
-    assert [(d.code, d.range.start.line, d.range.start.character) for d in after] == [("format-binary", 3, 2)]
+    notes = [(d.range.start.line, d.range.start.character, d.severity) for d in after if d.code == "format-binary"]
+    assert notes == [(3, 2, 3)]  # information at the NUL, the rest still checked (issue 25, item 6)
     answer = await client.protocol.send_request_async("annoscore/score", {"uri": uri})
-    assert answer.counts.sentences == 0 and not answer.metrics._fields  # not scored, not all-zero figures
+    assert answer.counts.sentences == scored.counts.sentences > 0
     _change(client, uri, 3, 3, 2, 3, "")
     mended = await diagnostics_for(client, uri, previous=after, version=3)
     assert {(d.code, d.range.start.line) for d in mended} == {(d.code, d.range.start.line) for d in before}

@@ -7,10 +7,10 @@ import os
 
 import pytest
 
-from server.cli import main
+from annoscore.server.cli import main
 
 from hygiene_support import conllu_block, conllu_file, distinct_texts, first_lines
-from scorer.excerpt import quoted
+from annoscore.scorer.excerpt import quoted
 
 
 @pytest.fixture

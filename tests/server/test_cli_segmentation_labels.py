@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from conftest import shared_path, write
-from server.cli import main
+from annoscore.server.cli import main
 
 
 def run(capsys, *argv):
@@ -157,7 +157,7 @@ def test_all_lines_mismatched_suggests_the_format(capsys, tmp_path):
 def test_no_traceback_in_a_real_process(tmp_path):
     pred = write(tmp_path, "pred.txt", "a b\nx\nc d\n")
     gold = write(tmp_path, "gold.txt", "a b\nc d\n")
-    done = subprocess.run([sys.executable, "-m", "server.cli", "evaluate", str(pred), str(gold)],
+    done = subprocess.run([sys.executable, "-m", "annoscore", "evaluate", str(pred), str(gold)],
                           capture_output=True, text=True)
     assert done.returncode == 1 and done.stdout == ""
     assert "pred.txt:2:" in one_clear_line(done.stderr)

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from conftest import conllu, write
-from server.cli import main
+from annoscore.server.cli import main
 
 GOLD = conllu("# sent_id = a\n# text = The cat\n1 The the DET DT _ 2 det _ _\n2 cat cat NOUN NN _ 0 root _ _",
               "# sent_id = b\n1 It it PRON PRP _ 2 nsubj _ _\n2 sat sit VERB VBD _ 0 root _ _")

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from server.cli import main
+from annoscore.server.cli import main
 from treebank_maker import make_gold, make_prediction
 
 
@@ -114,7 +114,7 @@ def test_usage_errors(capsys, one, tmp_path):
 
 
 def test_the_python_api_returns_what_json_prints(capsys, one, tmp_path):
-    from scorer import compare_conllu, evaluate_conllu, evaluate_many, evaluate_systems
+    from annoscore.scorer import compare_conllu, evaluate_conllu, evaluate_many, evaluate_systems
 
     a, b, gold = one
     assert evaluate_conllu(a, gold, breakdown=["upos"], confusions=2) == run_json(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from server.config import Settings, apply_editor_settings, load_project, setup_for, severity_for
-from scorer.problems import Severity
+from annoscore.server.config import Settings, apply_editor_settings, load_project, setup_for, severity_for
+from annoscore.scorer.problems import Severity
 
 
 def test_gold_beside_the_file(tmp_path):
@@ -45,9 +45,12 @@ def test_which_project_file_is_read(tmp_path):
     (tmp_path / "pyproject.toml").write_bytes(b'[tool.annoscore]\nthreshold = 0.5 # \xff\n')
     settings, problems = load_project(tmp_path)
     assert settings == Settings() and "cannot be read" in problems[0].message
-    # annoscore.toml wins over pyproject.toml.
+    # annoscore.toml wins over pyproject.toml (whose table is then said not to be read).
     (tmp_path / "annoscore.toml").write_text("threshold = 0.25\n")
-    assert load_project(tmp_path) == (replace(Settings(), threshold=0.25), [])
+    settings, problems = load_project(tmp_path)
+    assert settings == replace(Settings(), threshold=0.25)
+    assert [p.message for p in problems] == ["pyproject.toml: [tool.annoscore] is not read: annoscore.toml beside "
+                                             "it is the project file (move the settings into one of them)"]
 
 
 def test_invalid_project_values_are_reported_with_their_line(tmp_path):
@@ -104,7 +107,7 @@ def test_editor_settings_override_and_validate():
 
 
 def test_splits_declare_files_by_path_or_glob(tmp_path):
-    from server.config import declared_files, declared_split, is_test_split, project_root
+    from annoscore.server.config import declared_files, declared_split, project_root
 
     (tmp_path / "gold").mkdir()
     for name in ("en-train.conllu", "en-dev.conllu", "en-test.conllu", "notes.txt"):
@@ -120,8 +123,7 @@ def test_splits_declare_files_by_path_or_glob(tmp_path):
     assert (splits.normalize, splits.near, splits.min_words) == ("nfc,casefold", "digits,weekdays", 3)
     root = str(tmp_path)
     assert declared_split(str(tmp_path / "gold" / "en-test.conllu"), settings, root) == "test"
-    assert is_test_split(str(tmp_path / "gold" / "en-test.conllu"), settings, root)
-    assert not is_test_split(str(tmp_path / "gold" / "en-dev.conllu"), settings, root)
+    assert declared_split(str(tmp_path / "gold" / "en-dev.conllu"), settings, root) == "dev"
     assert declared_split(str(tmp_path / "gold" / "notes.txt"), settings, root) is None
     assert declared_split("/elsewhere/en-test.conllu", settings, root) is None  # outside the project
     assert declared_files(settings, root) == {
@@ -177,3 +179,70 @@ def test_the_limits_on_diagnostics_come_from_the_project_and_the_editor(tmp_path
     settings, problems = load_project(tmp_path)
     assert settings.max_diagnostics_per_document == Settings().max_diagnostics_per_document == 1000
     assert len(problems) == 1 and "max_diagnostics_per_document" in problems[0].message
+
+
+# One schema, two places: annoscore.toml, or [tool.annoscore] in pyproject.toml.
+PROJECT = '''threshold = 3
+lang = "en"
+progress_marker = "done"
+surprise = 1
+[validation]
+level = 9
+exclude = ["unknown-upos", "NOPE"]
+[[pair]]
+files = "pred/*.conllu"
+gold = "gold/{name}"
+format = "xml"
+[[pair]]
+files = "*.txt"
+gold = "{nope}"
+[splits]
+train = "train/*.conllu"
+min_words = -1
+'''
+# Keys of the same names in other tables come first: a problem must be found in annoscore's table.
+DECOYS = '[project]\nname = "x"\nthreshold = 1\n[tool.other]\nlevel = 2\nexclude = 1\nmin_words = 1\nformat = 1\n'
+
+
+def as_pyproject(text: str) -> str:
+    import re
+    text = re.sub(r"(?m)^\[\[(\w+)\]\]", r"[[tool.annoscore.\1]]", text)
+    text = re.sub(r"(?m)^\[(\w+)\]", r"[tool.annoscore.\1]", text)
+    return DECOYS + "[tool.annoscore]\n" + text
+
+
+def test_the_project_file_has_one_schema_in_both_places(tmp_path):
+    own, py = tmp_path / "own", tmp_path / "py"
+    own.mkdir(), py.mkdir()
+    (own / "annoscore.toml").write_text(PROJECT)
+    (py / "pyproject.toml").write_text(as_pyproject(PROJECT))
+    settings, problems = load_project(own)
+    py_settings, py_problems = load_project(py)
+    assert len(problems) == 7  # every invalid value above (the unknown NOPE is left out, not replaced)
+    offset = DECOYS.count("\n") + 1
+    as_read = [(p.message.replace("annoscore.toml", "F"), p.line + offset) for p in problems]
+    assert as_read == [(p.message.replace("pyproject.toml", "F"), p.line) for p in py_problems]
+    # The same settings, once the paths relative to each folder are set aside.
+    assert replace(settings, validation=replace(settings.validation, data_dir=None)) == \
+        replace(py_settings, validation=replace(py_settings.validation, data_dir=None))
+    # And each problem's line is the line of its key in annoscore's table.
+    lines = as_pyproject(PROJECT).split("\n")
+    for p in py_problems:
+        key = p.message.split(": ")[1].split(".")[-1].split(" #")[0]
+        assert lines[p.line].startswith((key, "[[tool.annoscore.pair]]")), (p.message, lines[p.line])
+
+
+def test_check_reads_the_project_file_of_a_folder_above(tmp_path, monkeypatch, capsys):
+    from annoscore.server.cli import main
+    from conftest import conllu
+
+    pred, gold = tmp_path / "pred", tmp_path / "gold"
+    pred.mkdir(), gold.mkdir()
+    sentence = conllu("# sent_id = a\n# text = It sat\n1 It it PRON PRP _ 2 nsubj _ _\n2 sat sit VERB VBD _ 0 root _ _")
+    (pred / "a.conllu").write_text(sentence)
+    (gold / "a.conllu").write_text(sentence)
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "t"\n[[tool.annoscore.pair]]\nfiles = "pred/*.conllu"\ngold = "gold/{name}"\n')
+    monkeypatch.chdir(pred)
+    assert main(["check", "a.conllu"]) == 0
+    assert "a.conllu: LAS 100.00" in capsys.readouterr().err

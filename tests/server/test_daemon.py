@@ -12,9 +12,9 @@ import time
 import pytest
 
 from lsp_support import PRED, cell, line_of, workspace
-from server.cli import main
+from annoscore.server.cli import main
 
-COMMAND = [sys.executable, "-m", "server.cli"]
+COMMAND = [sys.executable, "-m", "annoscore"]
 
 
 def test_check_exit_codes(tmp_path, monkeypatch, capsys):
@@ -148,8 +148,8 @@ def test_watch_reports_changes_and_stops_on_ctrl_c(tmp_path):
 
 
 def test_a_changed_project_file_is_read_again(tmp_path):
-    from server.config import Settings
-    from server.daemon import DiskWorkspace
+    from annoscore.server.config import Settings
+    from annoscore.server.daemon import DiskWorkspace
     pred, gold = workspace(tmp_path)
     other = tmp_path / "other.conllu"
     other.write_text(PRED, encoding="utf-8")
@@ -194,7 +194,7 @@ def test_watch_reads_a_changed_project_file(tmp_path):
 
 
 def test_a_deleted_gold_file_rescores_what_was_scored_against_it(tmp_path):
-    from server.daemon import DiskWorkspace
+    from annoscore.server.daemon import DiskWorkspace
     pred, gold = workspace(tmp_path)
     disk = DiskWorkspace(str(tmp_path))
     for path in (pred, gold):
@@ -209,12 +209,19 @@ def test_a_deleted_gold_file_rescores_what_was_scored_against_it(tmp_path):
 
 def test_check_names_why_a_file_cannot_be_read(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
+    import gzip
     (tmp_path / "binary.conllu").write_bytes(b"1\ta\x00\n")
+    (tmp_path / "packed.conllu").write_bytes(gzip.compress(b"1\ta\n"))
     (tmp_path / "notes.md").write_text("# hello\n", encoding="utf-8")
+    assert main(["check", "packed.conllu"]) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith("packed.conllu:1:1: error format-binary this file is gzip-compressed")
+    assert "packed.conllu: not scored: not a text file" in err
+    # A NUL in text is noted, and the text checked as it is (issue 25, item 6).
     assert main(["check", "binary.conllu"]) == 1
     out, err = capsys.readouterr()
-    assert out.startswith("binary.conllu:1:4: error format-binary a NUL byte: this is not a text file")
-    assert "binary.conllu: not scored: not a text file" in err
+    assert "binary.conllu:1:4: information format-binary a NUL byte" in out
+    assert "format-columns" in out and "not scored" not in err
     assert main(["check", "notes.md"]) == 1
     assert "notes.md: annoscore does not read this file" in capsys.readouterr().err
     assert main(["check", "notes.md", "--gold", "binary.conllu"]) == 1

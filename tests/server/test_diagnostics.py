@@ -14,9 +14,9 @@ from collections import Counter
 
 import pytest
 
-from scorer.problems import Problem, Severity
-from server.config import Settings
-from server.engine.diagnostics import DiagnosticCap
+from annoscore.scorer.problems import Problem, Severity
+from annoscore.server.config import Settings
+from annoscore.server.engine.diagnostics import DiagnosticCap
 
 CODES = ("a-one", "b-off", "c-hint", "d-four")
 SETTINGS = {"b-off": None, "c-hint": Severity.HINT}
@@ -83,7 +83,7 @@ def reference(settings: Settings, runs) -> tuple[Counter, Counter]:
     `cap` of each code), ranked by severity, line, column, arrival; as many
     shown as leave room for a summary of each code with some not shown.
     Returns the problems shown and, per code, how many are not."""
-    from server.config import severity_for
+    from annoscore.server.config import severity_for
     candidates, counts = [], Counter()
     for line, problems in runs:
         for p in problems:
@@ -182,7 +182,7 @@ def test_a_document_shows_its_best_ranked_diagnostics_within_the_limit(tmp_path,
     from test_seek import with_confidences
     from treebank_maker import make_gold, make_prediction
 
-    from server.engine import Engine
+    from annoscore.server.engine import Engine
 
     gold = make_gold(tmp_path / "x.gold.conllu", seed=11, sentences=80)
     pred = make_prediction(gold, tmp_path / "x.conllu", seed=12, merge=0.1, cycle=True)

@@ -12,10 +12,10 @@ from incremental_support import (
     EDITS, TEXT_EDITS, copies, edit_and_compare, open_pair, race_and_compare, snapshot,
 )
 from lsp_support import PRED, workspace
-from scorer.conllu.evaluate import ConlluOptions, evaluate_files
-from server.config import Settings
-from server.engine import Engine
-from server.engine.conllu.handler import results_of
+from annoscore.scorer.conllu.evaluate import ConlluOptions, evaluate_files
+from annoscore.server.config import Settings
+from annoscore.server.engine import Engine
+from annoscore.server.engine.conllu.handler import results_of
 
 CONLLU_METRICS = ["Tokens", "Sentences", "Words", "UPOS", "XPOS", "UFeats", "AllTags", "Lemmas",
                   "UAS", "LAS", "CLAS", "MLAS", "BLEX", "ELAS", "EULAS"]
@@ -84,7 +84,7 @@ LITSEA = [
 
 @pytest.mark.parametrize("pred,gold,fmt,pos", LITSEA)
 def test_segmentation_files_in_the_engine_equal_evaluate(tmp_path, pred, gold, fmt, pos):
-    from scorer.segmentation import SegmentationOptions, evaluate_files as evaluate_segmentation
+    from annoscore.scorer.segmentation import SegmentationOptions, evaluate_files as evaluate_segmentation
     source = shared_path("data", "litsea")
     extension = ".txt" if fmt == "space" else ".tsv"
     pred_path, gold_path = tmp_path / f"p{extension}", tmp_path / f"p.gold{extension}"
@@ -92,7 +92,7 @@ def test_segmentation_files_in_the_engine_equal_evaluate(tmp_path, pred, gold, f
     shutil.copy(source / gold, gold_path)
     (tmp_path / "annoscore.toml").write_text(f'[[pair]]\nfiles = "p{extension}"\ngold = "p.gold{extension}"\n'
                                              f'pos = {"true" if pos else "false"}\n')
-    from server.config import load_project
+    from annoscore.server.config import load_project
     engine = Engine(str(tmp_path), load_project(tmp_path)[0])
     text = pred_path.read_text(encoding="utf-8")
     engine.open(str(pred_path), str(pred_path), text, 1)
@@ -118,7 +118,7 @@ def test_segmentation_files_in_the_engine_equal_evaluate(tmp_path, pred, gold, f
 
 
 def test_label_files_in_the_engine_equal_evaluate(tmp_path):
-    from scorer.labels import evaluate_files as evaluate_labels
+    from annoscore.scorer.labels import evaluate_files as evaluate_labels
     rng = random.Random(4)
     labels = ["il", "elle", "ce", "on", "OTHER"]
     gold = [f"{i}\t{rng.choice(labels)}" for i in range(300)]
@@ -128,7 +128,7 @@ def test_label_files_in_the_engine_equal_evaluate(tmp_path):
     (tmp_path / "x.lab").write_text("\n".join(pred) + "\n")
     (tmp_path / "x.gold.lab").write_text("\n".join(gold) + "\n")
     (tmp_path / "annoscore.toml").write_text('[[pair]]\nfiles = "x.lab"\ngold = "x.gold.lab"\nformat = "labels"\n')
-    from server.config import load_project
+    from annoscore.server.config import load_project
     engine = Engine(str(tmp_path), load_project(tmp_path)[0])
     path = str(tmp_path / "x.lab")
     engine.open(path, path, (tmp_path / "x.lab").read_text(), 1)
@@ -164,7 +164,7 @@ def test_editing_an_open_gold_buffer_rescores_its_predictions(tmp_path):
 
 
 def test_a_byte_order_mark_in_a_line_file_is_read_as_evaluate_reads_it(tmp_path):
-    from scorer.segmentation import evaluate_files as evaluate_segmentation
+    from annoscore.scorer.segmentation import evaluate_files as evaluate_segmentation
     (tmp_path / "s.gold.txt").write_text("a bc d\nef g\n", encoding="utf-8")
     (tmp_path / "s.txt").write_bytes("\ufeffa b c d\nef g\n".encode("utf-8"))
     engine = Engine(str(tmp_path), Settings())
@@ -188,8 +188,8 @@ def test_columns_after_a_byte_order_mark_are_those_of_the_line_an_editor_shows(t
     mark (`read_disk_text`); an editor such as VS Code shows the text without
     it and sends it without it.  Either way the columns on line 1 count from
     the first character after the mark, so they point at the same text."""
-    from server.config import load_project
-    from server.engine.disk import read_disk_text
+    from annoscore.server.config import load_project
+    from annoscore.server.engine.disk import read_disk_text
     (tmp_path / "annoscore.toml").write_text('[[pair]]\nfiles = "p.lab"\ngold = "g.lab"\nformat = "labels"\n')
     (tmp_path / "p.lab").write_text("\ufeff a\t Y\n  a\tX\n", encoding="utf-8")
     (tmp_path / "g.lab").write_text("\ufeffc\tX\na\tX\n", encoding="utf-8")
@@ -256,7 +256,7 @@ def test_a_gold_read_from_disk_goes_with_its_last_prediction(tmp_path):
     workspace(tmp_path)
     (tmp_path / "y.conllu").write_text(PRED, encoding="utf-8")
     (tmp_path / "annoscore.toml").write_text('[[pair]]\nfiles = "*.conllu"\ngold = "x.gold.conllu"\n')
-    from server.config import load_project
+    from annoscore.server.config import load_project
     engine = Engine(str(tmp_path), load_project(tmp_path)[0])
     gold = str(tmp_path / "x.gold.conllu")
     for name in ("x", "y"):

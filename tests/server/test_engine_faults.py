@@ -16,10 +16,10 @@ import json
 import pytest
 
 from conftest import conllu, write
-from scorer.conllu.evaluate import evaluate_files
-from server.cli import main
-from server.config import Settings
-from server.engine import Engine
+from annoscore.scorer.conllu.evaluate import evaluate_files
+from annoscore.server.cli import main
+from annoscore.server.config import Settings
+from annoscore.server.engine import Engine
 
 # (Valid UD, so that the one problem made below is all there is to report.)
 GOLD = conllu("# sent_id = a\n# text = The cat\n1 The the DET DT _ 2 det 2:det _\n2 cat cat NOUN NN _ 0 root 0:root _",
@@ -73,7 +73,7 @@ def test_a_failing_rescore_is_shown_and_the_score_is_null_not_zero(tmp_path, mon
     key = str(pred_path)
     engine.open(key, key, GOLD, 1)
 
-    from server.engine.engine import HANDLERS
+    from annoscore.server.engine.engine import HANDLERS
 
     def broken(*args):
         raise RuntimeError("a bug")
@@ -193,7 +193,7 @@ def low(tmp_path, **settings):
 
 
 def test_low_confidence_is_one_quiet_diagnostic_per_word_by_default(tmp_path):
-    from scorer.problems import Severity
+    from annoscore.scorer.problems import Severity
     problems, score = low(tmp_path)
     assert score["counts"]["lowConfidence"] == 2 + 6 + 1  # cells
     assert [p.line for p in problems] == [1, 2, 6]  # words
@@ -242,7 +242,7 @@ def test_sentence_boundaries_on_a_real_parsers_output(tmp_path):
     prediction does not have, is one sentence-boundary diagnostic."""
     import shutil
     from conftest import shared_path
-    from scorer.conllu.reader import read_text
+    from annoscore.scorer.conllu.reader import read_text
     source = shared_path("data", "predicted", "conll2018")
     shutil.copy(source / "pred" / "fr_gsd.conll18-baseline.conllu", tmp_path / "fr.conllu")
     shutil.copy(source / "gold" / "fr_gsd.conllu", tmp_path / "fr.gold.conllu")

@@ -8,12 +8,12 @@ import random
 
 import pytest
 
-import server.engine.conllu.parts as parts
+import annoscore.server.engine.conllu.parts as parts
 from conftest import mkpred, shared_path
-from server.config import PairRule, Settings
-from server.engine import Engine
-from server.engine.conllu.handler import results_of
-from server.engine.conllu.parts import find_cut
+from annoscore.server.config import PairRule, Settings
+from annoscore.server.engine import Engine
+from annoscore.server.engine.conllu.handler import results_of
+from annoscore.server.engine.conllu.parts import find_cut
 
 
 def engine_for(tmp_path, split: bool, monkeypatch, logs: list[str]) -> Engine:
@@ -177,7 +177,7 @@ def test_falls_back_when_the_second_process_cannot_start(tmp_path, monkeypatch):
 def test_falls_back_when_the_second_process_does_not_start(tmp_path, monkeypatch):
     """The forkserver is there but cannot start the process (fork fails, it
     died): the document is scored in one pass, not left as an internal error."""
-    from server.processes import forkserver_context
+    from annoscore.server.processes import forkserver_context
 
     synthetic_pair(tmp_path, 200)
 
@@ -217,8 +217,8 @@ def test_an_edit_that_moves_the_pairing_reads_only_what_it_changed(tmp_path, mon
     the pairing is made again — but every other sentence keeps its analysis
     and its counts (bulk-counted ones too): only the edited sentence is read
     and counted.  The result is what a fresh engine makes of the new text."""
-    import server.engine.conllu.analysis as analysis
-    import server.engine.conllu.score as scoring
+    import annoscore.server.engine.conllu.analysis as analysis
+    import annoscore.server.engine.conllu.score as scoring
     synthetic_pair(tmp_path, 300)
     engine = engine_for(tmp_path, False, monkeypatch, [])
     key = open_pair(engine, tmp_path)
@@ -229,7 +229,7 @@ def test_an_edit_that_moves_the_pairing_reads_only_what_it_changed(tmp_path, mon
     form = lines[row].split("\t")[1]
     start = len(lines[row].split("\t")[0]) + 1
 
-    from scorer.conllu.pairing import SentencePairer
+    from annoscore.scorer.conllu.pairing import SentencePairer
     fed = []
     real_feed = SentencePairer.feed
     monkeypatch.setattr(SentencePairer, "feed", lambda self, info: fed.append(info) or real_feed(self, info))

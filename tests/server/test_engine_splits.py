@@ -4,8 +4,8 @@ sentences of dev and test files that occur in train are shown as leaks."""
 from __future__ import annotations
 
 from conftest import conllu, write
-from server.config import load_project
-from server.engine import Engine
+from annoscore.server.config import load_project
+from annoscore.server.engine import Engine
 
 TRAIN = conllu("# sent_id = t1\n# text = The cat sat\n1 The the DET _ _ 2 det _ _\n2 cat cat NOUN _ _ 3 nsubj _ _\n"
                "3 sat sit VERB _ _ 0 root _ _",

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from scorer.validation import ValidationSettings, validate_text
-from server.config import Settings, ValidationConfig, load_project
-from server.engine import Engine
-from server.engine.conllu import validation, validation_parts
-from server.engine.fixes import fix_for
+from annoscore.scorer.validation import ValidationSettings, validate_text
+from annoscore.server.config import Settings, ValidationConfig, load_project
+from annoscore.server.engine import Engine
+from annoscore.server.engine.conllu import validation, validation_parts
+from annoscore.server.engine.fixes import fix_for
 
 SCORER_TESTS = Path(__file__).resolve().parents[1] / "scorer"
 if str(SCORER_TESTS) not in sys.path:
@@ -369,7 +369,7 @@ def test_the_helpers_give_what_validating_here_gives(tmp_path, monkeypatch):
     # Left to the background (as the language server does), then taken; the
     # helpers start once annoscore's own pass is done (not while it runs, as
     # in check, where the pass is not waited on first).
-    from server.engine.conllu.handler import ConlluHandler
+    from annoscore.server.engine.conllu.handler import ConlluHandler
     events: list[str] = []
     score = ConlluHandler._score
     monkeypatch.setattr(ConlluHandler, "_score", lambda *a: (events.append("pass"), score(*a))[1])
@@ -503,7 +503,7 @@ def test_content_problems_get_no_fix(tmp_path):
 
 
 def test_completion_offers_the_languages_features_subtypes_and_auxiliaries(tmp_path):
-    from server.engine.completion import complete
+    from annoscore.server.engine.completion import complete
 
     engine, path = opened(tmp_path, BASE)  # en_…: validated at level 5 with the installed data
     cat = line_of(BASE, "2\tcat")

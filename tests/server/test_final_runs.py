@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from server.cli import main
+from annoscore.server.cli import main
 
 DEMO = Path(__file__).resolve().parents[2] / "server" / "demo"
 LEDGER = Path(".annoscore") / "final-runs.json"
@@ -111,13 +111,13 @@ def test_a_broken_ledger_is_never_replaced(project, capsys):
 def test_an_unwritable_ledger_shows_no_result(project, capsys, monkeypatch):
     (project / ".annoscore").write_text("a file where the folder should be")
     assert main(["evaluate", "out/sys.conllu", "gold/test.conllu", "--final"]) == 2
-    assert "final-runs.json: cannot be read" in capsys.readouterr().err
+    assert ".annoscore is not a folder" in capsys.readouterr().err
     (project / ".annoscore").unlink()
 
     def full(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("server.ledger.tempfile.mkstemp", full)  # scored, then the ledger cannot be written
+    monkeypatch.setattr("annoscore.server.ledger.tempfile.mkstemp", full)  # scored, then the ledger cannot be written
     assert main(["evaluate", "out/sys.conllu", "gold/test.conllu", "--final"]) == 1
     captured = capsys.readouterr()
     assert captured.out == "" and "the final run was not recorded, so its result is not shown" in captured.err

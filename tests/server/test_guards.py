@@ -27,11 +27,11 @@ import pytest
 from conftest import official_counts
 from incremental_support import TEXT_EDITS, race_and_compare
 from pair_maker import make_pair
-from scorer.conllu.counts import METRICS
-from scorer.conllu.evaluate import ConlluOptions, evaluate_files
-from server.config import Settings
-from server.engine import Engine
-from server.engine.conllu.handler import results_of
+from annoscore.scorer.conllu.counts import METRICS
+from annoscore.scorer.conllu.evaluate import ConlluOptions, evaluate_files
+from annoscore.server.config import Settings
+from annoscore.server.engine import Engine
+from annoscore.server.engine.conllu.handler import results_of
 
 SEEDS = [3, 4]
 
@@ -86,7 +86,7 @@ def test_incremental_rescoring_with_racing_calls_equals_a_fresh_engine(tmp_path)
 
 
 def test_evaluate_in_parts_equals_one_process(pair):
-    from server.parallel import evaluate_in_parallel
+    from annoscore.server.parallel import evaluate_in_parallel
     _, pred, gold = pair
     one = evaluate_files(pred, gold)
     for jobs in (2, 3):
@@ -95,7 +95,7 @@ def test_evaluate_in_parts_equals_one_process(pair):
 
 
 def test_the_engines_first_pass_in_two_processes_equals_one(pair, monkeypatch):
-    import server.engine.conllu.parts as parts
+    import annoscore.server.engine.conllu.parts as parts
     folder, pred, gold = pair
     logs: list[str] = []
     totals = {}

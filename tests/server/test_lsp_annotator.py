@@ -105,7 +105,7 @@ async def test_next_goes_to_each_place_and_says_when_there_is_none(client: Langu
     diff = await next_of("gold-diff", 0)  # goldDiff is off: found from the pairing all the same
     assert diff["found"] and diff["range"]["start"]["line"] == line_of(PRED, "# sent_id = s1") + 2
     # The UD validator's first finding after the top (level 3: the sample's name has no language).
-    from scorer.validation import ValidationSettings, validate_text
+    from annoscore.scorer.validation import ValidationSettings, validate_text
     findings = sorted((i.line, i.start) for i in validate_text(PRED, ValidationSettings(level=3)).incidents)
     validation = await next_of("validation", 0)
     assert validation["found"] and validation["kind"] == "validation"

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import json
 
-from server.config import Settings, ValidationConfig
-from server.engine import Engine
-from server.engine.conllu import validation
-from server.lsp import server as lsp_server
+from annoscore.server.config import Settings, ValidationConfig
+from annoscore.server.engine import Engine
+from annoscore.server.engine.conllu import validation
+from annoscore.server.lsp import server as lsp_server
 
 SENTENCE = ("# sent_id = s{k}\n# text = The cat sleeps.\n"
             "1\tThe\tthe\tDET\tDT\tDefinite=Def|PronType=Art\t2\tdet\t_\t_\n"

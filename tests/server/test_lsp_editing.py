@@ -27,10 +27,14 @@ async def test_golds_value_is_offered_on_any_cell_that_differs_without_gold_diff
             context=types.CodeActionContext(diagnostics=[])))
 
     actions = await actions_at(line, start + 1)
-    assert [a.title for a in actions] == ["Use gold's UPOS 'NOUN'"]
+    # (the sentence operations at the cursor come after the fixes, as refactorings: test_lsp_sentence_editing.py)
+    assert [a.title for a in actions if a.kind == types.CodeActionKind.QuickFix] == ["Use gold's UPOS 'NOUN'"]
+    assert all(a.kind == types.CodeActionKind.RefactorRewrite for a in actions[1:])
     (edit,) = actions[0].edit.changes[uri]
     assert (edit.range.start.line, edit.range.start.character, edit.range.end.character, edit.new_text) == \
         (line, start, end, "NOUN")
     same = cell(PRED, s1 + 2, 2)  # LEMMA cat, as gold has it
-    assert await actions_at(same[0], same[1]) is None
-    assert await actions_at(s1, 2) is None  # a comment line
+    assert all(a.kind == types.CodeActionKind.RefactorRewrite for a in await actions_at(same[0], same[1]))
+    # A comment line: no fix; of the sentence operations only joining needs no word.
+    assert [a.title for a in await actions_at(s1, 2)] == [
+        "Join with the next sentence; its root 'a' attached to 'sat' as parataxis; its sent_id s2 goes"]

@@ -18,8 +18,8 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from lsp_support import GOLD, PRED, SERVER, wait_for, workspace
-from server.config import Settings
-from server.engine import Engine
+from annoscore.server.config import Settings
+from annoscore.server.engine import Engine
 from incremental_support import TEXT_EDITS, copies, random_edit
 from test_lsp import prepare_client, start_session
 
@@ -44,6 +44,7 @@ async def racing_client(request, lsp_client: LanguageClient, tmp_path: Path):
 
 def fresh_results(root: Path, path: Path, text: str) -> tuple[dict, list]:
     engine = Engine(str(root), Settings())
+    engine.explains_id_sequence = True  # as the language server's engine (server/lsp/server.py)
     engine.open(str(path), str(path), text, 1)
     engine.rescore(str(path))
     score = engine.score(str(path))

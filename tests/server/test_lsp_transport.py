@@ -13,8 +13,8 @@ import tracemalloc
 import pytest
 
 from lsp_support import RawServer
-from server.lsp import transport
-from server.lsp.transport import (INVALID_REQUEST, LARGE_MESSAGE, MAX_MESSAGE_BYTES, PARSE_ERROR, Fault,
+from annoscore.server.lsp import transport
+from annoscore.server.lsp.transport import (INVALID_REQUEST, LARGE_MESSAGE, MAX_MESSAGE_BYTES, PARSE_ERROR, Fault,
                                   MessageReader)
 
 

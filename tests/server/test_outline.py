@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from lsp_support import GOLD, PRED, line_of
-from server.engine.outline import sentence_outline
+from lsp_support import GOLD, PRED, line_of, sentence_outline
 from test_tree import opened
 
 

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from conftest import mkpred, shared_path
-from scorer.conllu.evaluate import ConlluOptions, evaluate_files
-from server.cli import main
-from server.parallel import evaluate_in_parallel, part_shares, plan_parts
+from annoscore.scorer.conllu.evaluate import ConlluOptions, evaluate_files
+from annoscore.server.cli import main
+from annoscore.server.parallel import evaluate_in_parallel, part_shares, plan_parts
 
 
 def summary(result):
@@ -91,7 +91,7 @@ def test_parts_are_at_sentences_of_both_files(pair):
 def test_cuts_avoid_sentences_tokenized_differently(pair):
     """In this pair about a third of the sentences are tokenized differently;
     a part ending with one of them might end with words left over."""
-    from scorer.conllu.evaluate import evaluate_files
+    from annoscore.scorer.conllu.evaluate import evaluate_files
     for system, gold in plan_parts(*pair, part_shares(2, 1 << 30)):
         result = evaluate_files(*pair, system_part=(*system, 0), gold_part=(*gold, 0))
         assert not result.ended_unclean or system[1] is None
@@ -100,7 +100,7 @@ def test_cuts_avoid_sentences_tokenized_differently(pair):
 def test_parts_report_the_lines_they_read(tmp_path):
     """A part numbers its lines from 0; it reports how many line ends it read,
     counted as the reader counts them, whatever the file's ending."""
-    from scorer.conllu.reader import ConlluFileReader
+    from annoscore.scorer.conllu.reader import ConlluFileReader
     sentence = "# sent_id = a\n1\tx\tx\tX\t_\t_\t0\troot\t_\t_\n"
     for text in (sentence + "\n", sentence, sentence + "\n\n\n", sentence.rstrip("\n"),
                  (sentence + "\n") * 3, sentence.replace("\n", "\r\n") + "\r\n",
@@ -166,15 +166,15 @@ def test_declines_when_a_system_sent_id_is_used_twice(pair, tmp_path):
 
 
 def test_a_failing_part_makes_it_decline(pair, monkeypatch):
-    import server.parallel
-    real = server.parallel.evaluate_files
+    from annoscore.server import parallel
+    real = parallel.evaluate_files
 
     def failing(system_path, gold_path, options, system_part, gold_part, **kwargs):
         if system_part[0] > 0 and system_part[1] is None:
             raise RuntimeError("the last part breaks")
         return real(system_path, gold_path, options, system_part=system_part, gold_part=gold_part, **kwargs)
 
-    monkeypatch.setattr(server.parallel, "evaluate_files", failing)
+    monkeypatch.setattr(parallel, "evaluate_files", failing)
     logged = []
     assert in_parts(*pair, log=logged.append) is None
     assert "the last part breaks" in logged[0]
@@ -190,16 +190,16 @@ def test_progress_reaches_the_whole_system_file(pair):
 
 
 def test_cli_jobs_gives_the_same_json(pair, capsys, monkeypatch):
-    import server.parallel
+    from annoscore.server import parallel
     calls = []
-    real = server.parallel.evaluate_in_parallel
-    monkeypatch.setattr(server.parallel, "MIN_BYTES", 0)
+    real = parallel.evaluate_in_parallel
+    monkeypatch.setattr(parallel, "MIN_BYTES", 0)
 
     def recording(*args, **kwargs):
         calls.append(real(*args, **kwargs))
         return calls[-1]
 
-    monkeypatch.setattr("server.cli.evaluate_conllu.evaluate_in_parallel", recording)
+    monkeypatch.setattr(parallel, "evaluate_in_parallel", recording)  # (imported by evaluate when it runs)
     assert main(["evaluate", *pair, "--json", "--jobs", "1"]) == 0
     one = json.loads(capsys.readouterr().out)
     assert main(["evaluate", *pair, "--json", "--jobs", "2"]) == 0
@@ -212,8 +212,8 @@ def test_cli_jobs_gives_the_same_json(pair, capsys, monkeypatch):
 def test_finding_a_sent_id_line_across_read_boundaries(tmp_path, monkeypatch, crlf):
     """The line is found wherever the reads cut it, and a longer sent_id
     that starts the same (s12 for s1) is not taken for it."""
-    import server.parallel as parallel
-    from server.parallel import _find_line
+    import annoscore.server.parallel as parallel
+    from annoscore.server.parallel import _find_line
     monkeypatch.setattr(parallel, "SCAN", 7)
     end = b"\r\n" if crlf else b"\n"
     for lead in range(12):

@@ -1,6 +1,6 @@
 """Columns between code points and the client's encodings."""
 
-from server.lsp.positions import UTF8, UTF16, UTF32, from_client, to_client
+from annoscore.server.lsp.positions import UTF8, UTF16, UTF32, from_client, to_client
 
 
 def test_round_trips():

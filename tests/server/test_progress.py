@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from lsp_support import GOLD, PRED, line_of
-from server.config import Settings, apply_editor_settings
+from annoscore.server.config import Settings, apply_editor_settings
 from test_tree import opened
 
 MARKED = "\n".join([
@@ -63,7 +63,7 @@ def test_the_marker_setting_is_checked(tmp_path):
         settings, problems = apply_editor_settings(Settings(), {"progressMarker": bad})
         assert settings.progress_marker == "annotated" and len(problems) == 1 and "progressMarker" in problems[0].message
     (tmp_path / "annoscore.toml").write_text('progress_marker = "reviewed"\n', encoding="utf-8")
-    from server.config import load_project
+    from annoscore.server.config import load_project
     settings, problems = load_project(str(tmp_path))
     assert settings.progress_marker == "reviewed" and not problems
 
@@ -72,8 +72,8 @@ def test_against_a_test_split_progress_stays_and_gold_is_not_shown(tmp_path):
     """Gold withheld (a declared test split): the score and the report still
     say how far the annotation has come; the tree and next say why they show
     no gold, instead of "not scored yet"."""
-    from server.engine.seek import find
-    from server.engine.tree import sentence_tree
+    from annoscore.server.engine.seek import find
+    from annoscore.server.engine.tree import sentence_tree
     from test_engine_splits import opened as opened_in, workspace
     engine = workspace(tmp_path)
     path = opened_in(engine, tmp_path, "test.conllu")

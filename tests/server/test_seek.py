@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from lsp_support import GOLD, PRED, line_of
-from server.config import Settings
-from server.engine import Engine
-from server.engine.seek import KINDS, VALIDATION_OFF, find
+from annoscore.server.config import Settings
+from annoscore.server.engine import Engine
+from annoscore.server.engine.seek import KINDS, VALIDATION_OFF, find
 from test_tree import opened
 from treebank_maker import make_gold, make_prediction
 
@@ -136,8 +136,8 @@ def test_validation_walks_every_finding_of_the_validator(tmp_path):
     the validator's errors; with validation off it answers none, saying why."""
     from dataclasses import replace as changed
 
-    from scorer.validation import ValidationSettings, validate_text
-    from server.config import ValidationConfig
+    from annoscore.scorer.validation import ValidationSettings, validate_text
+    from annoscore.server.config import ValidationConfig
     from validation_inject import inject, repeat
 
     base = (Path(__file__).resolve().parents[1] / "scorer" / "data" / "validation_base.conllu").read_text("utf-8")
@@ -161,7 +161,7 @@ def test_validation_walks_every_finding_of_the_validator(tmp_path):
         backward.append(at)
     assert backward == expected[::-1]
     # The validator's errors are errors.
-    from server.engine.conllu.twins import TWIN_IDS
+    from annoscore.server.engine.conllu.twins import TWIN_IDS
     errors = [i for i in incidents if i.is_error and i.test_id not in TWIN_IDS and i.start > 0]
     assert len(errors) > 10
     for error in errors:

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from scorer.conllu.blocks import iter_blocks
-from server.demo import __file__ as demo_init
-from server.textstore import TextStore
+from annoscore.scorer.conllu.blocks import iter_blocks
+from annoscore.server.demo import __file__ as demo_init
+from annoscore.server.textstore import TextStore
 from pathlib import Path
 
 SAMPLE = (Path(demo_init).parent / "sample.conllu").read_text(encoding="utf-8")
@@ -77,7 +77,7 @@ def test_empty_and_blank_texts():
 
 
 def test_line_store_edits():
-    from server.textstore import LineStore
+    from annoscore.server.textstore import LineStore
     rng = random.Random(9)
     text = "a b c\nd e\n\nf g h\n"
     store = LineStore(text)

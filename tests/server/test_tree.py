@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 from lsp_support import GOLD, PRED, line_of, tabs, workspace
-from server.config import Settings, ValidationConfig
-from server.engine import Engine
-from server.engine.tree import sentence_tree
+from annoscore.server.config import Settings, ValidationConfig
+from annoscore.server.engine import Engine
+from annoscore.server.engine.tree import sentence_tree
 
 
 def opened(tmp_path, pred: str, gold: str | None = None, settings: Settings | None = None):
@@ -235,9 +235,9 @@ def test_a_200_word_sentence(tmp_path):
 def test_odd_documents_never_fail_the_annotator_s_requests(tmp_path):
     """The tree (and its drawing), the outline and every kind of next, at
     every line of broken, empty and binary texts."""
-    from server.engine.outline import sentence_outline
-    from server.engine.seek import DIRECTIONS, KINDS, find
-    from server.engine.treetext import render_tree
+    from lsp_support import sentence_outline
+    from annoscore.server.engine.seek import DIRECTIONS, KINDS, find
+    from annoscore.server.engine.treetext import render_tree
     texts = [PRED, "", "\n\n\n", "# only a comment\n", "1\ta\n2\tb\n", "\x00\x01binary\n\n",
              PRED.replace("\t", "\t\t", 3), "x" * 5000 + "\n\n", MWT_PRED + "1-2\tab\t_\n\n",
              "1\ta\ta\tX\t_\t_\t-1\troot\t_\t_\n2\tb\tb\tX\t_\t_\t99999999999999999999\tx\t_\t_\n\n",

@@ -4,8 +4,8 @@ sentences, drawn from the engine's payloads."""
 from __future__ import annotations
 
 from conftest import conllu
-from server.engine.tree import sentence_tree
-from server.engine.treetext import render_tree
+from annoscore.server.engine.tree import sentence_tree
+from annoscore.server.engine.treetext import render_tree
 from test_tree import MWT_GOLD, MWT_PRED, TOKENS_GOLD, TOKENS_PRED, opened
 
 PROJECTIVE = conllu("""
@@ -166,7 +166,7 @@ def test_wide_and_control_characters(tmp_path):
     drawing, _ = drawn(tmp_path, text)
     lines = drawing.split("\n")
     assert "\x1b" not in drawing and "x\\x1b[31m" in lines[3]
-    from server.engine.treetext import _cell_width
+    from annoscore.server.engine.treetext import _cell_width
     assert _cell_width(lines[2].split(" NOUN")[0]) == _cell_width(lines[3].split(" VERB")[0])
 
 
@@ -198,7 +198,7 @@ def test_a_tree_too_large_to_draw_shows_its_heads_as_numbers(tmp_path):
     """A random tree of 200 words needs more tracks than are drawn: the
     words are listed with their HEADs as numbers, quickly, in a bounded width."""
     import time
-    from server.engine.treetext import MAX_TRACKS
+    from annoscore.server.engine.treetext import MAX_TRACKS
     from test_tree import long_pair
     pred, _, _, _ = long_pair(200, seed=3)
     engine, path = opened(tmp_path, pred)

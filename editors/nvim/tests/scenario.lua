@@ -342,6 +342,46 @@ local function attach_scenario()
   results.servers = #compat.clients()
 end
 
+-- Agreement with another annotation: declared in annoscore.toml, or asked
+-- for with :AnnoscoreCompare (spec.compare); the status line, the
+-- disagreement diagnostics, and :AnnoscoreNextDisagreement from the top.
+local function agree_scenario()
+  local bufnr = vim.api.nvim_get_current_buf()
+  local function agreeing()
+    local payload = require("annoscore").score(bufnr)
+    return payload ~= nil and type(payload.agreement) == "table" and #payload.agreement > 0
+  end
+  wait_for("the first score", function()
+    return seen.scores >= 1
+  end)
+  if spec.compare then
+    results.before_compare = require("annoscore").status(bufnr)
+    vim.cmd("AnnoscoreCompare " .. vim.fn.fnameescape(spec.compare))
+  end
+  wait_for("a score with the agreement", agreeing)
+  wait_for("the disagreements", function()
+    for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+      if d.code == "disagreement" then
+        return true
+      end
+    end
+    return false
+  end)
+  results.status = require("annoscore").status(bufnr)
+  results.statusline = vim.api.nvim_eval_statusline(vim.o.statusline, { winid = vim.api.nvim_get_current_win() }).str
+  results.agreement = require("annoscore").score(bufnr).agreement
+  results.diagnostics = {}
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    table.insert(results.diagnostics, { code = d.code, severity = d.severity, lnum = d.lnum, col = d.col,
+      end_col = d.end_col, message = d.message })
+  end
+  vim.api.nvim_win_set_cursor(0, { 1, 0 })
+  results.walk = {}
+  for _ = 1, 3 do
+    table.insert(results.walk, navigation_command("AnnoscoreNextDisagreement"))
+  end
+end
+
 local function setup_scenario()
   wait_for("the plugin to say something about its server", function()
     return #results.notifications > 0 or #require("annoscore.compat").clients(0) > 0
@@ -365,6 +405,8 @@ local function run()
     tree_scenario()
   elseif spec.scenario == "setup" then
     setup_scenario()
+  elseif spec.scenario == "agree" then
+    agree_scenario()
   else
     edit_scenario()
   end

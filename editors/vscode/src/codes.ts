@@ -4,15 +4,16 @@
 
 /** annoscore's own diagnostic codes. */
 export const ANNOSCORE_CODES: readonly string[] = [
-  'config', 'cycle', 'extra-item', 'format-binary', 'format-blank-line', 'format-bom',
-  'format-columns', 'format-comment-position', 'format-conf', 'format-csv', 'format-deps',
-  'format-duplicate-id', 'format-empty-form', 'format-empty-id', 'format-empty-label',
-  'format-empty-sentence', 'format-empty-text', 'format-encoding', 'format-final-blank-line',
-  'format-head', 'format-header', 'format-id', 'format-id-order', 'format-mwt', 'format-newline',
-  'format-spaces', 'format-unknown-tag', 'gold-diff', 'head-out-of-range', 'internal-error',
-  'label-mismatch', 'leak', 'line-count', 'low-confidence', 'missing-head', 'missing-item',
-  'missing-sentence', 'multiple-roots', 'no-root', 'no-text', 'segmentation-mismatch',
-  'sentence-boundary', 'tag-mismatch', 'text-mismatch', 'unknown-label', 'unparsed',
+  'config', 'cycle', 'disagreement', 'extra-item', 'format-binary', 'format-blank-line',
+  'format-bom', 'format-columns', 'format-comment-position', 'format-conf', 'format-csv',
+  'format-deps', 'format-duplicate-id', 'format-empty-form', 'format-empty-id',
+  'format-empty-label', 'format-empty-sentence', 'format-empty-text', 'format-encoding',
+  'format-final-blank-line', 'format-head', 'format-header', 'format-id', 'format-id-order',
+  'format-mwt', 'format-newline', 'format-spaces', 'format-unknown-tag', 'gold-diff',
+  'gold-refused', 'head-out-of-range', 'ids-out-of-sequence', 'internal-error', 'label-mismatch',
+  'leak', 'line-count', 'low-confidence', 'missing-head', 'missing-item', 'missing-sentence',
+  'multiple-roots', 'no-root', 'no-text', 'segmentation-mismatch', 'sentence-boundary',
+  'tag-mismatch', 'text-mismatch', 'unknown-label', 'unparsed',
 ];
 
 /** The UD validator's test ids (validation diagnostics use them as codes). */

@@ -3,6 +3,8 @@
 // (statusView, settings, serverCommand, navigation, documentSelector).
 
 import * as vscode from 'vscode';
+import { compareWithAnnotation } from './compareCommand';
+import { registerEditingCommands } from './editingCommands';
 import { goTo } from './navigationCommands';
 import { NextParams } from './protocol';
 import { onDidChangeInterpreter } from './pythonEnvironment';
@@ -77,8 +79,13 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('annoscore.previousValidationProblem', () => goTo(next, 'validation', 'previous')),
     vscode.commands.registerCommand('annoscore.nextError', () => goTo(next, 'error', 'next')),
     vscode.commands.registerCommand('annoscore.previousError', () => goTo(next, 'error', 'previous')),
+    vscode.commands.registerCommand('annoscore.nextDisagreement', () => goTo(next, 'disagreement', 'next')),
+    vscode.commands.registerCommand('annoscore.previousDisagreement', () => goTo(next, 'disagreement', 'previous')),
+    vscode.commands.registerCommand('annoscore.compareWithAnnotation', (uri?: vscode.Uri) => compareWithAnnotation(uri)),
     vscode.commands.registerCommand('annoscore.restartServer', () => server.restart()),
     vscode.commands.registerCommand('annoscore.showTree', () => tree.show()),
+    // The structural edits (editingCommands.ts); annoscore.edit itself is the server's.
+    ...registerEditingCommands(server),
     // annoscore.rescore is registered by the language client from the server's
     // executeCommandProvider (a second registration here would make the client fail).
   );

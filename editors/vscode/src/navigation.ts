@@ -32,6 +32,8 @@ export const NAVIGATION_COMMANDS: ReadonlyArray<readonly [string, NextKind, Dire
   ['annoscore.previousValidationProblem', 'validation', 'previous'],
   ['annoscore.nextError', 'error', 'next'],
   ['annoscore.previousError', 'error', 'previous'],
+  ['annoscore.nextDisagreement', 'disagreement', 'next'],
+  ['annoscore.previousDisagreement', 'disagreement', 'previous'],
 ];
 
 

@@ -6,6 +6,8 @@ export const SCORE_NOTIFICATION = 'annoscore/score';
 export const SCORE_REQUEST = 'annoscore/score';
 export const REPORT_REQUEST = 'annoscore/report';
 export const RESCORE_COMMAND = 'annoscore.rescore';
+/** The server's command: [document URI, the other annotation's URI or null]. */
+export const COMPARE_WITH_COMMAND = 'annoscore.compareWith';
 export const DIAGNOSTIC_SOURCE = 'annoscore';
 export const LOW_CONFIDENCE_CODE = 'low-confidence';
 
@@ -61,6 +63,29 @@ export interface ScorePayload {
   message?: string;
   /** CoNLL-U only; absent from servers older than issue 17. */
   progress?: AnnotationProgress;
+  /** CoNLL-U compared with other annotations of the same text (issue 30): one entry each. */
+  agreement?: AgreementEntry[];
+}
+
+/** One variable's live agreement: proportions, kappa and alpha null where undefined. */
+export interface AgreementFigures {
+  items: number;
+  observed: number | null;
+  kappa: number | null;
+  alpha: number | null;
+}
+
+/** The live agreement with one other annotation (`agreement` in the score payload). */
+export interface AgreementEntry {
+  uri: string;
+  /** How messages name it: its path in the workspace. */
+  name: string;
+  /** False when the file cannot be read (then nothing else is sent). */
+  available: boolean;
+  disagreements?: number;
+  variables?: Record<string, AgreementFigures>;
+  /** Words, UAS, LAS, CLAS: the F1 of one scored against the other. */
+  attachment?: Record<string, number>;
 }
 
 export interface ScoreParams {
@@ -151,6 +176,10 @@ export function scorePayloadProblems(value: unknown): string[] {
   if (value.testSplit === true && (typeof value.message !== 'string' || value.message.trim() === '')) {
     problems.push('testSplit without a message to show');
   }
+  if (value.agreement !== undefined && (!Array.isArray(value.agreement) ||
+      !value.agreement.every((entry) => isRecord(entry) && typeof entry.name === 'string' && typeof entry.available === 'boolean'))) {
+    problems.push('agreement is not a list of {name, available, …}');
+  }
   if (value.progress !== undefined && value.progress !== null) {
     problems.push(...progressProblems(value.progress));
   }
@@ -197,7 +226,7 @@ export const NEXT_REQUEST = 'annoscore/next';
 
 /** The kinds the editor's navigation commands ask for (the server knows a few more). */
 export type NextKind =
-  'low-confidence' | 'refused' | 'unparsed' | 'gold-diff' | 'segmentation-mismatch' | 'validation' | 'error';
+  'low-confidence' | 'refused' | 'unparsed' | 'gold-diff' | 'segmentation-mismatch' | 'validation' | 'error' | 'disagreement';
 
 export interface NextParams {
   uri: string;

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import {
   DidChangeConfigurationNotification,
+  ExecuteCommandRequest,
   LanguageClient,
   LanguageClientOptions,
   ServerOptions,
@@ -25,6 +26,7 @@ import {
   ScorePayload,
   scorePayloadProblems,
 } from './protocol';
+import { EDIT_COMMAND, EditArguments } from './editing';
 import { selectedInterpreter } from './pythonEnvironment';
 import { checkTreePayload, TREE_REQUEST, TreeCheck } from './treePayload';
 import {
@@ -62,6 +64,8 @@ export function readRawSettings(): RawSettings {
       dataDir: config.get('validation.dataDir'), exclude: config.get('validation.exclude'),
     },
     server: { command: config.get('server.command') },
+    allowOutsideProject: config.get('allowOutsideProject'),
+    maxFileSize: config.get('maxFileSize'),
   };
 }
 
@@ -339,6 +343,23 @@ export class ServerController implements vscode.Disposable {
     } catch (error) {
       this.logOnce(`${NEXT_REQUEST} request failed: ${error instanceof Error ? error.message : String(error)}`);
       return undefined;
+    }
+  }
+
+  /**
+   * Asks the server's `annoscore.edit` (workspace/executeCommand) for the
+   * edit of one operation: the raw answer for parseEditAnswer, or an Error
+   * whose message says why there is none (not running, refused arguments).
+   */
+  async requestEdit(args: EditArguments): Promise<unknown> {
+    if (this.client === undefined || !this.isRunning()) {
+      return new Error('the annoscore server is not running');
+    }
+    try {
+      return await this.client.sendRequest(ExecuteCommandRequest.type, { command: EDIT_COMMAND, arguments: [args] });
+    } catch (error) {
+      this.log.warn(`${EDIT_COMMAND} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return new Error(error instanceof Error ? error.message : String(error));
     }
   }
 

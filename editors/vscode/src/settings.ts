@@ -1,71 +1,27 @@
-// The `annoscore.*` settings: their defaults (mirrored in package.json, a
-// unit test keeps the two equal) and validation. The server pulls these
-// itself with workspace/configuration; the extension reads them to find the
-// server and to build the document selector, and warns about bad values early.
+// The `annoscore.*` settings: their types, values and defaults come from the
+// one table of settings (server/settings_schema.py, written into
+// settingsSchema.ts and package.json by scripts/write_settings.py); here they
+// are checked. The server pulls these itself with workspace/configuration;
+// the extension reads them to find the server and to build the document
+// selector, and warns about bad values early.
 
 import { ANNOSCORE_CODES, VALIDATION_CODES } from './codes';
+import type { AnnoscoreSettings, RunMode, SentenceMode, Severity, ValidationLevel } from './settingsSchema';
+import { DEFAULT_SETTINGS, LANGUAGE_CODE, RESTART_SETTINGS, RUN_MODES, SENTENCE_MODES, SEVERITIES } from './settingsSchema';
+import { VALIDATION_CLASSES, VALIDATION_LEVELS } from './settingsSchema';
 
-export type Severity = 'error' | 'warning' | 'information' | 'hint' | 'off';
-export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'information', 'hint', 'off'];
-
-export type RunMode = 'onSave' | 'onType';
-export const RUN_MODES: readonly RunMode[] = ['onSave', 'onType'];
-
-/**
- * Which sentences the score counts: "all" (gold sentences missing from the
- * prediction count against recall), "predicted" (they are left out),
- * "annotated" (sentences not parsed yet are left out too).
- */
-export type SentenceMode = 'all' | 'predicted' | 'annotated';
-export const SENTENCE_MODES: readonly SentenceMode[] = ['all', 'predicted', 'annotated'];
+export type { AnnoscoreSettings, RunMode, SentenceMode, Severity, ValidationLevel } from './settingsSchema';
+export { DEFAULT_SETTINGS, RESTART_SETTINGS, RUN_MODES, SENTENCE_MODES, SEVERITIES } from './settingsSchema';
+export { VALIDATION_CLASSES, VALIDATION_LEVELS } from './settingsSchema';
 
 /** Stable diagnostic codes of the server (see codes.ts); reader problems are `format-…`. */
 export const DIAGNOSTIC_CODES: readonly string[] = [...ANNOSCORE_CODES, ...VALIDATION_CODES];
 export const FORMAT_CODE_PREFIX = 'format-';
 
-/**
- * UD validation: the level ("auto": 5 when a language and the UD data are
- * at hand, else 3; "off"), the language of levels 4-5 ("": from the file
- * name or the project file), the UD tools' data folder ("": the installed
- * udtools'), and the test ids or classes not reported.
- */
-export type ValidationLevel = 'auto' | 'off' | 1 | 2 | 3 | 4 | 5;
-export const VALIDATION_LEVELS: readonly ValidationLevel[] = ['auto', 'off', 1, 2, 3, 4, 5];
-export const VALIDATION_CLASSES: readonly string[] = ['FORMAT', 'MORPHO', 'SYNTAX', 'ENHANCED', 'METADATA', 'UNICODE'];
-const LANGUAGE_CODE = /^[a-z]{2,8}$/;
-
 export function isDiagnosticCode(code: string): boolean {
   return DIAGNOSTIC_CODES.includes(code) ||
     code.startsWith(FORMAT_CODE_PREFIX);  // `format-` alone: every reader problem, as the server reads it
 }
-
-export interface AnnoscoreSettings {
-  threshold: number;
-  run: RunMode;
-  severities: Record<string, Severity>;
-  goldDiff: boolean;
-  sentences: SentenceMode;
-  /** Diagnostics shown per code and document before one summary; a whole number ≥ 1. */
-  maxDiagnostics: number;
-  /** Diagnostics shown per document in all, summaries included (errors first); a whole number ≥ 1. */
-  maxDiagnosticsPerDocument: number;
-  files: { segmentation: string[]; labels: string[] };
-  validation: { level: ValidationLevel; lang: string; dataDir: string; exclude: string[] };
-  server: { command: string[] };
-}
-
-export const DEFAULT_SETTINGS: AnnoscoreSettings = {
-  threshold: 0.8,
-  run: 'onSave',
-  severities: {},
-  goldDiff: false,
-  sentences: 'all',
-  maxDiagnostics: 1000,
-  maxDiagnosticsPerDocument: 1000,
-  files: { segmentation: [], labels: [] },
-  validation: { level: 'auto', lang: '', dataDir: '', exclude: [] },
-  server: { command: [] },
-};
 
 /** The settings as read from the editor, before validation: anything a user can type. */
 export interface RawSettings {
@@ -79,6 +35,10 @@ export interface RawSettings {
   files?: { segmentation?: unknown; labels?: unknown };
   validation?: { level?: unknown; lang?: unknown; dataDir?: unknown; exclude?: unknown };
   server?: { command?: unknown };
+  allowOutsideProject?: unknown;
+  maxFileSize?: unknown;
+  inlayHints?: unknown;
+  docsUrl?: unknown;
 }
 
 export interface SettingProblem {
@@ -146,6 +106,15 @@ export function normalizeSettings(raw: RawSettings): NormalizedSettings {
     }
   }
 
+  let inlayHints = DEFAULT_SETTINGS.inlayHints;
+  if (raw.inlayHints !== undefined) {
+    if (typeof raw.inlayHints === 'boolean') {
+      inlayHints = raw.inlayHints;
+    } else {
+      report('inlayHints', `must be true or false, not ${JSON.stringify(raw.inlayHints)}; using ${inlayHints}`);
+    }
+  }
+
   let sentences = DEFAULT_SETTINGS.sentences;
   if (raw.sentences !== undefined) {
     if (SENTENCE_MODES.includes(raw.sentences as SentenceMode)) {
@@ -166,6 +135,36 @@ export function normalizeSettings(raw: RawSettings): NormalizedSettings {
   const maxDiagnostics = count('maxDiagnostics');
   const maxDiagnosticsPerDocument = count('maxDiagnosticsPerDocument');
 
+  let allowOutsideProject = DEFAULT_SETTINGS.allowOutsideProject;
+  if (raw.allowOutsideProject !== undefined) {
+    if (typeof raw.allowOutsideProject === 'boolean') {
+      allowOutsideProject = raw.allowOutsideProject;
+    } else {
+      report('allowOutsideProject', `must be true or false, not ${JSON.stringify(raw.allowOutsideProject)}; using false`);
+    }
+  }
+  let maxFileSize = DEFAULT_SETTINGS.maxFileSize;
+  if (raw.maxFileSize !== undefined && raw.maxFileSize !== null) {
+    const text = typeof raw.maxFileSize === 'number' ? String(raw.maxFileSize) : raw.maxFileSize;
+    if (typeof text === 'string' && /^\s*(\d+(\.\d+)?\s*([kKmMgGtT](i?[bB])?|[bB])?)?\s*$/.test(text)) {
+      maxFileSize = text.trim();
+    } else {
+      report('maxFileSize', `must be a size such as "8G" or a number of bytes, not ${JSON.stringify(raw.maxFileSize)}; ` +
+        'using the default');
+    }
+  }
+
+  // The codes' reference page diagnostics link to; checked as the server checks it (server/config.py).
+  let docsUrl = DEFAULT_SETTINGS.docsUrl;
+  if (raw.docsUrl !== undefined && raw.docsUrl !== null) {
+    if (typeof raw.docsUrl === 'string' && (raw.docsUrl === '' || /^https?:\/\/[^\s#]+$/.test(raw.docsUrl))) {
+      docsUrl = raw.docsUrl;
+    } else {
+      report('docsUrl', `must be an http:// or https:// address without #, or "" for none, not ` +
+        `${JSON.stringify(raw.docsUrl)}; no links`);
+    }
+  }
+
   const segmentation = stringList(raw.files?.segmentation, 'files.segmentation', report);
   const labels = stringList(raw.files?.labels, 'files.labels', report);
   const command = stringList(raw.server?.command, 'server.command', report);
@@ -174,7 +173,8 @@ export function normalizeSettings(raw: RawSettings): NormalizedSettings {
   return {
     settings: {
       threshold, run, severities, goldDiff, sentences, maxDiagnostics, maxDiagnosticsPerDocument,
-      files: { segmentation, labels }, validation, server: { command },
+      files: { segmentation, labels }, validation, server: { command }, allowOutsideProject, maxFileSize,
+      inlayHints, docsUrl,
     },
     problems,
   };
@@ -238,11 +238,6 @@ function stringList(value: unknown, key: string, report: (key: string, message: 
   }
   return strings;
 }
-
-/** Settings whose change needs a restart of the client (command, document selector). */
-export const RESTART_SETTINGS: readonly string[] = [
-  'annoscore.server.command', 'annoscore.files.segmentation', 'annoscore.files.labels',
-];
 
 /** Settings the extension itself acts on; problems in the others are the server's to report. */
 export function isClientSetting(setting: string): boolean {

@@ -73,7 +73,56 @@ export function scoredStatusText(payload: ScorePayload): string {
         ? figures.map(formatFigure).join(' ')
         : 'no score';
   const groups = [problemCountParts(payload), progressParts(payload)].filter((parts) => parts.length > 0);
-  return [`${ICON} ${scorePart}`, ...groups.map((parts) => parts.join(', '))].join(' | ');
+  const agreement = agreementText(payload);
+  const first = agreement !== undefined && payload.gold === null && payload.testSplit !== true
+    ? agreement
+    : agreement !== undefined ? `${scorePart} | ${agreement}` : scorePart;
+  return [`${ICON} ${first}`, ...groups.map((parts) => parts.join(', '))].join(' | ');
+}
+
+/**
+ * The live agreement with the first other annotation: "agree bob/t.conllu LAS 88.65 κ UPOS 0.89 DEPREL 0.91"
+ * (and "(+1)" for each further one); undefined when the document is compared with none.
+ */
+export function agreementText(payload: ScorePayload): string | undefined {
+  const entries = payload.agreement;
+  const first = entries?.[0];
+  if (entries === undefined || first === undefined) return undefined;
+  if (!first.available) return `agree: ${first.name} not found`;
+  const parts = [`agree ${first.name}`];
+  const las = first.attachment?.LAS;
+  if (typeof las === 'number') parts.push(`LAS ${formatPercent(las)}`);
+  const kappas = ['UPOS', 'DEPREL'].flatMap((name) => {
+    const kappa = first.variables?.[name]?.kappa;
+    return typeof kappa === 'number' ? [`${name} ${kappa.toFixed(2)}`] : [];
+  });
+  if (kappas.length > 0) parts.push(`κ ${kappas.join(' ')}`);
+  if (entries.length > 1) parts.push(`(+${entries.length - 1})`);
+  return parts.join(' ');
+}
+
+/** The tooltip's table of the agreement with each other annotation. */
+function agreementLines(payload: ScorePayload): string[] {
+  const entries = payload.agreement;
+  if (entries === undefined || entries.length === 0) return [];
+  const lines: string[] = [];
+  const coefficient = (value: number | null | undefined) => (typeof value === 'number' ? value.toFixed(4) : 'n/a');
+  for (const entry of entries) {
+    if (!entry.available) {
+      lines.push(`Agreement with ${escapeMarkdown(entry.name)}: the file cannot be read.`, '');
+      continue;
+    }
+    lines.push(`**Agreement with ${escapeMarkdown(entry.name)}** · ${entry.disagreements ?? 0} cells differ`, '',
+      '| Variable | Items | Observed | Cohen\'s κ | Krippendorff\'s α |', '|:--|--:|--:|--:|--:|');
+    for (const [name, v] of Object.entries(entry.variables ?? {})) {
+      lines.push(`| ${escapeMarkdown(name)} | ${v.items} | ${typeof v.observed === 'number' ? formatPercent(v.observed) : 'n/a'} | ` +
+        `${coefficient(v.kappa)} | ${coefficient(v.alpha)} |`);
+    }
+    const attachment = entry.attachment ?? {};
+    lines.push('', `Attachment (CoNLL 2018 F1, one against the other): ` +
+      Object.entries(attachment).map(([name, f1]) => `${name} ${formatPercent(f1)}`).join(' · '), '');
+  }
+  return lines;
 }
 
 /** "39/40 annotated" while some sentence lacks a HEAD; "12/40 marked" once some carry the marker comment. */
@@ -114,6 +163,7 @@ export function scoreTooltip(payload: ScorePayload): string {
     lines.push(`**annoscore** · ${name} against ${escapeMarkdown(uriBaseName(payload.gold))}`, '');
     lines.push(...metricTable(payload), '');
   }
+  lines.push(...agreementLines(payload));
   const { sentences, unparsed, refused, lowConfidence } = payload.counts;
   lines.push(
     `Sentences: ${sentences} · unparsed: ${unparsed} · ` +

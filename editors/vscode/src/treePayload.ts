@@ -2,7 +2,7 @@
 // form the tree view draws from. Plain TypeScript (no vscode import), shared
 // by the tree view, the unit tests and the wire-contract tests.
 //
-// On the wire (the server's README, "The sentence's tree"): {sentId, text,
+// On the wire (docs/lsp-protocol.md, "The sentence's tree"): {sentId, text,
 // line, endLine, unparsed, refused, words: [{id, form, lemma, upos, feats,
 // deprel, head, line, problems}], multiwords: [{id, form, first, last, line}],
 // emptyNodes: [{id, form, upos, line, after}], gold: {words, unaligned, uas,

@@ -18,13 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
-from scorer.conllu.bulk import PlainSentence, read_plain
-from scorer.conllu.checks import tree_problems
-from scorer.conllu.confidence import count_low, count_low_many, low_cells
-from scorer.conllu.blocks import lone_cr_problems
-from scorer.conllu.parse import holds_one_sentence, parse_blocks
-from scorer.conllu.sentence import Sentence
-from scorer.problems import Problem
+from annoscore.scorer.conllu.bulk import PlainSentence, read_plain
+from annoscore.scorer.conllu.checks import tree_problems
+from annoscore.scorer.conllu.confidence import count_low, count_low_many, low_cells
+from annoscore.scorer.conllu.blocks import lone_cr_problems
+from annoscore.scorer.conllu.parse import holds_one_sentence, parse_blocks
+from annoscore.scorer.conllu.sentence import Sentence
+from annoscore.scorer.problems import Problem
 
 from ...textstore import Segment
 from .messages import low_confidence_problem, low_confidence_word_problem

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from scorer.conllu.bulk import PlainSentence
-from scorer.conllu.sentence import Sentence
+from annoscore.scorer.conllu.bulk import PlainSentence
+from annoscore.scorer.conllu.sentence import Sentence
 
 from ...textstore import Segment
 from .analysis import BULK_BATCH, SentenceInfo, analyze_segments

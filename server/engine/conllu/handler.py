@@ -35,14 +35,14 @@ from itertools import accumulate, chain
 from operator import attrgetter
 from typing import Any, Callable, Sequence
 
-from scorer.conllu.checks import cycle_marks
-from scorer.conllu.counts import METRICS
-from scorer.conllu.evaluate import ConlluOptions, ConlluResult, SentenceRef
-from scorer.conllu.report import conllu_text
-from scorer.excerpt import identifier
-from scorer.gcpause import gc_paused
-from scorer.problems import Problem, Severity
-from scorer.report import Signature
+from annoscore.scorer.conllu.checks import cycle_marks
+from annoscore.scorer.conllu.counts import METRICS
+from annoscore.scorer.conllu.evaluate import ConlluOptions, ConlluResult, SentenceRef
+from annoscore.scorer.conllu.report import conllu_text
+from annoscore.scorer.excerpt import identifier
+from annoscore.scorer.gcpause import gc_paused
+from annoscore.scorer.problems import Problem, Severity
+from annoscore.scorer.report import Signature
 
 from ...config import Settings
 from ...processes import start_forkserver
@@ -145,8 +145,7 @@ class ConlluHandler:
 
         def begin():
             results.validation = validation.begin(
-                document, settings_for(settings.validation, document.path), results.validation,
-                auto=settings.validation.level is None)
+                document, settings_for(settings.validation, document.path), results.validation)
             return results.validation
 
         checked = None if later else begin()

@@ -8,15 +8,15 @@ each a `Problem` on the exact cell, with lines relative to its sentence.
 
 from __future__ import annotations
 
-from scorer.conllu.pairing import Mismatch
-from scorer.conllu.columns import cell_span
-from scorer.conllu.score import (
+from annoscore.scorer.conllu.pairing import Mismatch
+from annoscore.scorer.conllu.columns import cell_span
+from annoscore.scorer.conllu.score import (
     DEPREL_FULL_OK, FEATS_ALL_OK, HEAD_OK, LEMMA_OK, UPOS_OK, XPOS_OK, ChunkScore,
 )
-from scorer.conllu.sentence import FORM, HEAD, Sentence
-from scorer.conllu.text import strip_spaces
-from scorer.excerpt import excerpt, identifier, quoted
-from scorer.problems import Problem, Severity
+from annoscore.scorer.conllu.sentence import FORM, HEAD, Sentence
+from annoscore.scorer.conllu.text import strip_spaces
+from annoscore.scorer.excerpt import excerpt, identifier, quoted
+from annoscore.scorer.problems import Problem, Severity
 
 GOLD_DIFF_CELLS = (("UPOS", UPOS_OK, 3), ("XPOS", XPOS_OK, 4), ("LEMMA", LEMMA_OK, 2),
                    ("FEATS", FEATS_ALL_OK, 5), ("HEAD", HEAD_OK, 6), ("DEPREL", DEPREL_FULL_OK, 7))

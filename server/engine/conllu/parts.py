@@ -44,8 +44,8 @@ import traceback
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from scorer.conllu.counts import Counts
-from scorer.conllu.parse import block_sent_id
+from annoscore.scorer.conllu.counts import Counts
+from annoscore.scorer.conllu.parse import block_sent_id
 
 from ...processes import default_jobs, forkserver_context
 from ...textstore import Segment, segments_of
@@ -53,6 +53,7 @@ from .analysis import SentenceInfo
 from .goldsource import GoldSource
 from .score import IncrementalScore, ScoreSettings
 from .units import Unit, unit_key
+from annoscore.scorer.reading import open_file
 
 # Below this many predicted sentences, starting a process costs more than it saves.
 MIN_SENTENCES = 20_000
@@ -205,7 +206,7 @@ def _part_main(connection) -> None:
     gc.disable()
     try:
         part: _Part = connection.recv()
-        with open(part.path, "rb") as source:
+        with open_file(part.path) as source:
             _remove(part.path)  # read through the open file; nothing left behind
             system = _read_segments(source, part.system_sizes, part.system_line)
             gold = _read_segments(source, part.gold_sizes, part.gold_line)

@@ -9,7 +9,7 @@ the old one, after which every old decision stands.
 
 from __future__ import annotations
 
-from scorer.conllu.pairing import MISSING, PAIRED
+from annoscore.scorer.conllu.pairing import MISSING, PAIRED
 
 from .analysis import SentenceInfo
 from .units import Unit

@@ -29,14 +29,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
-from scorer.conllu.bulk import PlainSentence, count_plain_pairs, read_plain
-from scorer.conllu.chunks import ChunkCounter, IdenticalBatch
-from scorer.conllu.counts import Counts
-from scorer.conllu.pairing import MISSING, PAIRED, UNMATCHED, Chunk, SentencePairer
-from scorer.conllu.identical import identity_ready
-from scorer.conllu.score import ChunkScore, one_side_counts, score_chunk
-from scorer.conllu.sentence import Sentence
-from scorer.problems import Problem
+from annoscore.scorer.conllu.bulk import PlainSentence, count_plain_pairs, read_plain
+from annoscore.scorer.conllu.chunks import ChunkCounter, IdenticalBatch
+from annoscore.scorer.conllu.counts import Counts
+from annoscore.scorer.conllu.pairing import MISSING, PAIRED, UNMATCHED, Chunk, SentencePairer
+from annoscore.scorer.conllu.identical import identity_ready
+from annoscore.scorer.conllu.score import ChunkScore, one_side_counts, score_chunk
+from annoscore.scorer.conllu.sentence import Sentence
+from annoscore.scorer.problems import Problem
 
 from ...textstore import Segment
 from .analysis import NONE, SentenceInfo, system_stream

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from scorer.problems import Problem
+from annoscore.scorer.problems import Problem
 
 # annoscore's code -> the validator's test ids that are the same problem on
 # the same line, in the order they are taken.

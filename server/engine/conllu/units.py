@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from scorer.conllu.counts import Counts
-from scorer.conllu.pairing import Mismatch
-from scorer.problems import Problem
+from annoscore.scorer.conllu.counts import Counts
+from annoscore.scorer.conllu.pairing import Mismatch
+from annoscore.scorer.problems import Problem
 
 from .analysis import NONE, SentenceInfo
 

@@ -24,7 +24,12 @@ the facts the blocks report.  So:
   (`begin`, then `end`).  In the language server a large document's first
   validation is handed over once that pass is done and not waited for: the
   pass's diagnostics come first (as fast as without validation), the
-  validator's follow when it is done (`DocumentValidation.pending`).
+  validator's follow when it is done (`DocumentValidation.pending`);
+* meanwhile the last findings stay (docs/reliability.md): a new segment
+  whose block the last pass saw takes that validation (`_reuse`: a whole
+  new text validates only the blocks it changed), and the last pass's
+  document-wide findings are shown moved with the text, but for those on
+  segments that changed (`document_problems`).
 
 The blocks and settings given to the validator come from `validator_input`
 (`settings_for`, `block_of`: a byte-order mark alone on the first line is
@@ -36,12 +41,14 @@ tell once.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from typing import Any, Callable
 
-from scorer.problems import Problem
-from scorer.validation import (BlockValidation, FileFacts, Prepared, ValidationSettings, blank_sentence_lines,
+from annoscore.scorer.excerpt import excerpt
+from annoscore.scorer.problems import Problem, Severity
+from annoscore.scorer.validation import (BlockValidation, FileFacts, Prepared, ValidationSettings, blank_sentence_lines,
                                prepare, validate_block, validate_document)
-from scorer.validation.incident import TESTS, Incident
+from annoscore.scorer.validation.incident import TESTS, Incident
 
 from ...textstore import Segment, TextStore
 from ..diagnostics import DiagnosticCap, Listing
@@ -87,8 +94,6 @@ class DocumentValidation:
     # the (segment, joined) it is for.
     pending: BlockJob | None = None
     pending_segments: list[tuple[Segment, bool]] = field(default_factory=list)
-
-    auto: bool = False   # the level was not set (5 if it can run, else 3)
     last_pass: "DocumentPass | None" = None  # the last document-wide pass (see `_document_problems`)
     # What is shown, by runs of segments (see `pages`), and the (text
     # version, generation) they were made for; the generation counts the
@@ -98,14 +103,17 @@ class DocumentValidation:
     # ``problems`` ready to show: (the list they were made of, the listing).
     problems_listed: tuple[list[Problem], Listing] | None = None
     document_twins: tuple[list[Problem], list[tuple[Problem, Problem]]] | None = None
+    # While blocks are pending: the last pass's problems moved with the text
+    # (see `document_problems`), and the (text version, generation) they are for.
+    moved: tuple[tuple[int, int], list[Problem]] | None = None
+    # The segment that took the block of a segment of the last pass (by id),
+    # for a whole new text (see `_reuse`).
+    successors: dict[int, Segment] = field(default_factory=dict)
     generation: int = 0
 
     @property
     def notes(self) -> tuple[str, ...]:
-        notes = self.prepared.notes
-        if self.auto:  # (nobody asked for level 5: say what did not run)
-            notes = tuple(n.replace("level 5 needs", "levels 4-5 need", 1) for n in notes)
-        return notes
+        return self.prepared.notes
 
 
 # --- problems ------------------------------------------------------------------
@@ -132,12 +140,19 @@ def problem_of(incident: Incident, line_text: str | None = None) -> Problem:
                    TESTS[incident.test_id][2], related=incident.related, data=validation_data(incident.test_id))
 
 
+def fault_problem(line: int, fault: str) -> Problem:
+    """The diagnostic of a sentence whose checks failed (see `validate_block`)."""
+    return Problem("internal-error", f"annoscore's UD checks failed on this sentence: {excerpt(fault)} "
+                   "(a fault of annoscore's; please report it); the rest of the document is "
+                   "checked as usual", line, 0, 0, Severity.ERROR)
+
+
 def _segment_validation(prepared: Prepared, joined: bool, block: str | None,
                         result: BlockValidation | None) -> SegmentValidation:
-    if result is None or not result.incidents:
+    if result is None or not (result.incidents or result.faults):
         return SegmentValidation(prepared, joined, result, (), ())
     lines: list[str] | None = None
-    problems = []
+    problems = [fault_problem(first, fault) for first, _, fault in result.faults]
     for incident in result.incidents:
         text = None
         if not incident.start and not incident.end and block is not None:
@@ -165,12 +180,11 @@ def _validate_here(segment: Segment, prepared: Prepared, joined: bool) -> None:
 # --- rescoring -------------------------------------------------------------------
 
 
-def begin(document: Any, vsettings: ValidationSettings | None, previous: DocumentValidation | None,
-          auto: bool = False) -> DocumentValidation | None:
+def begin(document: Any, vsettings: ValidationSettings | None,
+          previous: DocumentValidation | None) -> DocumentValidation | None:
     """Validate the blocks the edits since the last rescore made (here), or
     hand a first validation of many blocks to the helpers; `end` completes
-    it.  ``vsettings`` None: validation is off; ``auto``: its level was not
-    set (see `settings_for`)."""
+    it.  ``vsettings`` None: validation is off (see `settings_for`)."""
     if vsettings is None:
         if previous is not None and previous.pending is not None:
             previous.pending.cancel()
@@ -180,7 +194,7 @@ def begin(document: Any, vsettings: ValidationSettings | None, previous: Documen
     if state is None or state.prepared is not prepared:
         if state is not None and state.pending is not None:
             state.pending.cancel()
-        state = DocumentValidation(vsettings, prepared, auto=auto)
+        state = DocumentValidation(vsettings, prepared)
     state.generation += 1
     segments = document.store.segments
     joins = bom_line_joins(segments)
@@ -192,6 +206,8 @@ def begin(document: Any, vsettings: ValidationSettings | None, previous: Documen
         if v is None or v.prepared is not prepared or v.joined != joined:  # type: ignore[attr-defined]
             if id(s) not in waiting:
                 todo.append((s, joined))
+    if todo:
+        todo = _reuse(segments, todo, state)
     if len(todo) >= MIN_BLOCKS and helpers() > 1 and state.pending is None:
         blocks, chosen = [], []
         for s, joined in todo:
@@ -208,6 +224,43 @@ def begin(document: Any, vsettings: ValidationSettings | None, previous: Documen
     for s, joined in todo:
         _validate_here(s, prepared, joined)
     return state
+
+
+def _reuse(segments: list[Segment], todo: list[tuple[Segment, bool]],
+           state: DocumentValidation) -> list[tuple[Segment, bool]]:
+    """The segments of ``todo`` that still need a validation: a new segment
+    whose block is one the last document-wide pass saw (the same text, end
+    and mark) takes that block's validation, which depends on nothing else.
+    A whole new text (an editor sending everything, a large paste, the file
+    read again) then costs only the blocks that really changed, instead of a
+    validation of every block in the helpers while the findings are missing."""
+    last = state.last_pass
+    if last is None or len(todo) < MIN_BLOCKS:  # (a few blocks: validated here at once)
+        return todo
+    # A segment's block as the validator reads it (`block_of`) follows from these.
+    present = {id(s) for s in segments}
+    known: dict[tuple[str, bool, bool, bool], SegmentValidation] = {}
+    for old, v in zip(last.segments, last.validations):
+        if isinstance(v, SegmentValidation) and v.prepared is state.prepared and id(old) not in present:
+            known.setdefault((old.text, old.bom, old.has_block, v.joined), v)
+    # Which old segment each new one is, the texts aligned in order (the same
+    # text may be there many times): it takes that one's document-wide findings.
+    matcher = SequenceMatcher(None, [s.text for s in last.segments], [s.text for s in segments], autojunk=False)
+    was = {id(segments[j + t]): last.segments[i + t]
+           for i, j, n in matcher.get_matching_blocks() for t in range(n)}
+    left = []
+    for s, joined in todo:
+        key = (s.text, s.bom, s.has_block, joined)
+        v = known.get(key)
+        if v is None:
+            left.append((s, joined))
+            continue
+        # (a copy: each segment places its problems at its own lines)
+        s.validation = SegmentValidation(v.prepared, joined, v.result, v.problems, v.twins)
+        old = was.get(id(s))
+        if old is not None and id(old) not in present:
+            state.successors[id(old)] = s  # its document-wide findings follow it (see `document_problems`)
+    return left
 
 
 def end(document: Any, state: DocumentValidation | None, wait: bool = True,
@@ -271,6 +324,7 @@ def _document_problems(store: TextStore, prepared: Prepared, state: DocumentVali
         for j, incident in enumerate(incidents):
             by_segment.setdefault(store.segment_at(incident.line), []).append(j)
     state.last_pass = DocumentPass(list(segments), validations, layout, incidents, problems, by_segment)
+    state.successors = {}
     return problems
 
 
@@ -386,11 +440,43 @@ def pages(store: TextStore, state: DocumentValidation) -> list[Page]:
     return new
 
 
-def _document_twins(state: DocumentValidation) -> list[tuple[Problem, Problem]]:
+def document_problems(store: TextStore, state: DocumentValidation) -> list[Problem]:
+    """The document-wide problems to show.  While blocks are being validated
+    in the helpers (`pending`), those of the last complete pass, moved with
+    the text: each is kept while the segment its line is on is still in the
+    document (unchanged, maybe on other lines), and goes with it otherwise.
+    So an edit that leaves many blocks to the helpers does not take every
+    finding of the sentences it did not touch off the screen until they are
+    done; the next complete pass replaces these."""
+    last = state.last_pass
+    if state.pending is None or last is None:
+        return state.problems
+    made_for = (store.version, state.generation)
+    if state.moved is not None and state.moved[0] == made_for:
+        return state.moved[1]
+    present = {id(s) for s in store.segments}
+    firsts = last.layout[2]
+    moved: list[Problem] = []
+    on_segment = {j: k for k, js in last.by_segment.items() for j in js}
+    for j, problem in enumerate(last.problems):
+        k = on_segment.get(j)
+        if k is None:
+            continue
+        segment = last.segments[k]
+        if id(segment) not in present:  # gone, or a new segment took its block
+            segment = state.successors.get(id(segment))
+            if segment is None or id(segment) not in present:
+                continue
+        moved.append(problem.shifted(segment.first_line - firsts[k]))
+    state.moved = (made_for, moved)
+    return moved
+
+
+def _document_twins(problems: list[Problem], state: DocumentValidation) -> list[tuple[Problem, Problem]]:
     """The document-wide problems annoscore's own may take, as (p, p)."""
     kept = state.document_twins
-    if kept is None or kept[0] is not state.problems:
-        kept = state.document_twins = (state.problems, [(p, p) for p in state.problems if p.code in TWIN_IDS])
+    if kept is None or kept[0] is not problems:
+        kept = state.document_twins = (problems, [(p, p) for p in problems if p.code in TWIN_IDS])
     return kept[1]
 
 
@@ -400,7 +486,7 @@ def twins(document: Any, state: DocumentValidation | None) -> Twins | None:
     if state is None:
         return None
     store = document.store
-    found = list(_document_twins(state)) if state.pending is None else []
+    found = list(_document_twins(document_problems(store, state), state))
     for page in pages(store, state):
         found += page.twins
     return Twins(found, store.segment_at) if found else None
@@ -422,13 +508,14 @@ def add_problems(document: Any, state: DocumentValidation | None, shown: Diagnos
         if listed is None or listed.settings is not shown.settings:
             listed = page.listed = shown.listing(page.problems)
         shown.add_listing(listed)
-    if state.pending is None and state.problems:
-        if taken_ids and any(id(p) in taken_ids for p, _ in _document_twins(state)):
-            shown.add_listing(shown.listing([p for p in state.problems if id(p) not in taken_ids]))
+    problems = document_problems(document.store, state)
+    if problems:
+        if taken_ids and any(id(p) in taken_ids for p, _ in _document_twins(problems, state)):
+            shown.add_listing(shown.listing([p for p in problems if id(p) not in taken_ids]))
             return
         listed = state.problems_listed
-        if listed is None or listed[0] is not state.problems or listed[1].settings is not shown.settings:
-            listed = state.problems_listed = (state.problems, shown.listing(state.problems))
+        if listed is None or listed[0] is not problems or listed[1].settings is not shown.settings:
+            listed = state.problems_listed = (problems, shown.listing(problems))
         shown.add_listing(listed[1])
 
 
@@ -447,6 +534,6 @@ def findings_on(document: Any, segment: Segment, start: int, end: int, twins: bo
         skip = set() if twins else {id(p) for p in v.twins}
         first = segment.first_line - v.joined
         found += [p.shifted(first) for p in v.problems if id(p) not in skip and start <= first + p.line < end]
-    if state.pending is None:
-        found += [p for p in state.problems if start <= p.line < end and (twins or p.code not in TWIN_IDS)]
+    found += [p for p in document_problems(document.store, state)
+              if start <= p.line < end and (twins or p.code not in TWIN_IDS)]
     return found

@@ -33,9 +33,10 @@ import tempfile
 import threading
 from typing import Sequence
 
-from scorer.validation import BlockValidation, ValidationSettings, prepare, validate_block
+from annoscore.scorer.validation import BlockValidation, ValidationSettings, prepare, validate_block
 
 from ...processes import default_jobs, forkserver_context
+from annoscore.scorer.reading import open_file
 
 # Below this many blocks, validating them here costs less than handing them over.
 MIN_BLOCKS = 600
@@ -114,7 +115,7 @@ def _validate_range(path: str, offset: int, size: int, lengths: list[int], flags
                     settings: ValidationSettings) -> list[BlockValidation]:
     """(In a helper.)  The blocks at ``offset`` of the file, ``lengths``
     code points each."""
-    with open(path, "rb") as source:
+    with open_file(path) as source:
         source.seek(offset)
         text = source.read(size).decode("utf-8")
     prepared = prepare(settings)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from scorer.validation import ValidationSettings, guess_language
+from annoscore.scorer.validation import ValidationSettings, guess_language
 
 if TYPE_CHECKING:
     from ...config import ValidationConfig
@@ -28,13 +28,12 @@ if TYPE_CHECKING:
 def settings_for(config: ValidationConfig, path: str | None) -> ValidationSettings | None:
     """What a document is validated with (None: validation is off).  The
     language: the setting, else the file's UD name, else the project's;
-    the level, when not set: 5 (which falls back to 3, saying why, without
-    a language or the data)."""
+    the level as set ("auto": 5 if it can run, else 3, saying why: see
+    `scorer.validation.settings.prepare`)."""
     if config.level == 0:
         return None
     lang = config.lang or (guess_language(path) if path else None) or config.project_lang
-    level = 5 if config.level is None else config.level
-    return ValidationSettings(level, lang, config.data_dir, frozenset(config.exclude),
+    return ValidationSettings(config.level, lang, config.data_dir, frozenset(config.exclude),
                               frozenset(config.include_only))
 
 

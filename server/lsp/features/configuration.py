@@ -15,7 +15,8 @@ from typing import Any
 
 from lsprotocol import types
 
-from scorer.problems import Problem, Severity
+from annoscore.scorer.problems import Problem, Severity
+from annoscore.scorer.reading import set_size_limit
 
 from .base import LanguageFeature
 from ...config import ConfigProblem, Settings, apply_editor_settings, load_project
@@ -98,8 +99,13 @@ class Configuration(LanguageFeature):
                 self.editor_data = _section(data)
 
     def _compute(self) -> tuple[Settings, list[ConfigProblem]]:
-        settings, problems = load_project(self.server.engine.root)
+        # What only the user may set (docs/reliability.md) is the editor's,
+        # read first: the project file's paths are checked against it.
+        user, more = apply_editor_settings(Settings(), self.editor_data)
+        base = Settings(allow_outside_project=user.allow_outside_project, max_file_size=user.max_file_size)
+        settings, problems = load_project(self.server.engine.root, base)
         settings, more = apply_editor_settings(settings, self.editor_data)
+        set_size_limit(settings.max_file_size)
         return settings, problems + more
 
     async def apply(self) -> None:

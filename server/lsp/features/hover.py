@@ -23,7 +23,7 @@ import re
 
 from lsprotocol import types
 
-from scorer.conllu.sentence import HEAD, MISC, Sentence
+from annoscore.scorer.conllu.sentence import HEAD, MISC, Sentence
 
 from .base import LanguageFeature
 from ...engine.cells import Cell, SentenceSummary, describe

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from scorer.conllu.sentence import DEPREL, FORM, HEAD
+from annoscore.scorer.conllu.sentence import DEPREL, FORM, HEAD
 
 from .base import LanguageFeature
 from ...engine.cells import Cell, describe

@@ -5,6 +5,8 @@ has a fix (`server.engine.fixes`), one code action carrying the edit; and
 gold's value for the cell at the cursor when it differs from the prediction
 (gold-diff diagnostics are off by default, the fix is offered anyway).  The
 editor applies it, and can undo it: the server never writes the file.
+For an unknown UPOS, relation, feature or value, "Did you mean …" with the
+nearest valid values (`server.engine.suggestions`), never preferred.
 Positions go from the client's encoding to code points and back against the
 engine's own copy of each line.
 """
@@ -14,22 +16,32 @@ from __future__ import annotations
 from lsprotocol import types
 
 from .base import LanguageFeature
+from .editing import SentenceEditing
 from ...engine.fixes import FIXABLE, fix_for, gold_fix_at
+from ...engine.suggestions import SUGGESTED, suggestions_for
 
 
 class QuickFixes(LanguageFeature):
     def register(self) -> None:
-        @self.server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
-                             types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+        @self.server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
+            code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.RefactorRewrite]))
         async def code_action(ls, params: types.CodeActionParams) -> list[types.CodeAction] | None:
-            only = params.context.only
-            # Ours are all of kind "quickfix": answer only when that is asked for.
-            if only and not any(getattr(kind, "value", kind) in ("quickfix", "") for kind in only):
+            only = [str(getattr(kind, "value", kind)) for kind in params.context.only or ()]
+            # Answer only the kinds asked for (a kind covers its subkinds).
+            quickfix = not only or any("quickfix".startswith(kind) for kind in only)
+            refactor = not only or any("refactor.rewrite".startswith(kind) for kind in only)
+            if not quickfix and not refactor:
                 return None
-            wanted = [d for d in params.context.diagnostics
-                      if d.source == "annoscore" and isinstance(d.code, str) and d.code in FIXABLE]
             uri = params.text_document.uri
-            return await ls.worker.run(self.actions, uri, wanted, params.range.start) or None
+            ours = [d for d in params.context.diagnostics if d.source == "annoscore" and isinstance(d.code, str)]
+            wanted = [d for d in ours if d.code in FIXABLE or d.code in SUGGESTED] if quickfix else []
+            editing = ls.get_feature(SentenceEditing)
+
+            def all_actions() -> list[types.CodeAction]:
+                out = self.actions(uri, wanted, params.range.start) if quickfix else []
+                return out + editing.actions(uri, params.range.start, ours, refactor, quickfix)
+
+            return await ls.worker.run(all_actions) or None
 
     def actions(self, uri: str, diagnostics: list[types.Diagnostic],
                 cursor: types.Position | None = None) -> list[types.CodeAction]:
@@ -45,12 +57,13 @@ class QuickFixes(LanguageFeature):
                 out.append(self._action(where[0], uri, fix, []))  # type: ignore[index]
         return out
 
-    def _action(self, key: str, uri: str, fix, diagnostics: list[types.Diagnostic]) -> types.CodeAction:
+    def _action(self, key: str, uri: str, fix, diagnostics: list[types.Diagnostic],
+                preferred: bool = True) -> types.CodeAction:
         ls = self.server
         edits = [types.TextEdit(range=ls.client_range(key, l1, c1, l2, c2), new_text=new_text)
                  for l1, c1, l2, c2, new_text in fix.edits]
         return types.CodeAction(title=fix.title, kind=types.CodeActionKind.QuickFix,
-                                diagnostics=diagnostics or None, is_preferred=bool(diagnostics),
+                                diagnostics=diagnostics or None, is_preferred=preferred and bool(diagnostics),
                                 edit=types.WorkspaceEdit(changes={uri: edits}))
 
     def _fixes(self, uri: str, diagnostics: list[types.Diagnostic]) -> list[types.CodeAction]:
@@ -62,9 +75,14 @@ class QuickFixes(LanguageFeature):
             if where is None:  # not a CoNLL-U document the engine holds
                 break
             key = where[0]
-            fix = fix_for(ls.engine, key, str(diagnostic.code), start.line, where[1])
+            other = diagnostic.data.get("other") if isinstance(diagnostic.data, dict) else None
+            fix = fix_for(ls.engine, key, str(diagnostic.code), start.line, where[1],
+                          ls.key_for(other)[0] if isinstance(other, str) else None)
             if fix is not None:
                 out.append(self._action(key, uri, fix, [diagnostic]))
+            # "Did you mean": guesses, never preferred (see server.engine.suggestions).
+            for guess in suggestions_for(ls.engine, key, str(diagnostic.code), start.line, where[1]):
+                out.append(self._action(key, uri, guess, [diagnostic], preferred=False))
         return out
 
 

@@ -29,6 +29,8 @@ from lsprotocol import types
 from .base import LanguageFeature
 from ..progress import PassProgress
 from ..transport import shown
+from ...engine.editing import sent_ids
+from ...textstore import TextStore
 
 logger = logging.getLogger("annoscore")
 
@@ -58,8 +60,10 @@ def uri_problem(params: Any) -> str | None:
 
 def rescore_arguments_problem(arguments: Any) -> str | None:
     """What is wrong with annoscore.rescore's arguments: none, a URI or {uri}."""
-    if not arguments:
+    if arguments is None or arguments == []:
         return None
+    if not isinstance(arguments, list):
+        return f"the arguments must be an array (of at most one URI), not {shown(arguments)}"
     if len(arguments) > 1:
         return f"expected at most one argument (a URI), not {len(arguments)}"
     (argument,) = arguments
@@ -150,6 +154,17 @@ class Scoring(LanguageFeature):
             if validating is not None and self._validating.get(other) is not validating:
                 self._validating[other] = validating
                 ls.tasks.spawn(self._after_validation(other, validating), f"validation of {other}")
+        # Bring the document's sent_ids up to date now, after publishing: a
+        # sentence split needs them, and gathering a 1M-word document's the
+        # first time (~0.5 s) would put that split far over its 50 ms.
+        await ls.worker.run(self._prepare_edits, key)
+
+    def _prepare_edits(self, key: str) -> None:
+        """(On the engine thread.)"""
+        document = self.server.engine.documents.get(key)
+        if document is not None and document.in_editor and document.format == "conllu" \
+                and isinstance(document.store, TextStore):
+            sent_ids(document.store)
 
     def _rescore_and_results(self, key: str, progress=None) -> list[tuple]:
         """(On the engine thread.)"""

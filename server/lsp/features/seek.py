@@ -27,9 +27,9 @@ def next_params_problem(params: Any) -> str | None:
     problem = position_problem(params)
     if problem is not None:
         return problem
-    if params.get("kind") not in KINDS:
+    if not isinstance(params.get("kind"), str) or params.get("kind") not in KINDS:
         return f"\"kind\" must be one of {', '.join(KINDS)}, not {shown(params.get('kind'))}"
-    if params.get("direction", "next") not in DIRECTIONS:
+    if not isinstance(params.get("direction", "next"), str) or params.get("direction", "next") not in DIRECTIONS:
         return f"\"direction\" must be \"next\" or \"previous\", not {shown(params.get('direction'))}"
     return None
 

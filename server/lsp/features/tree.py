@@ -42,7 +42,8 @@ def position_problem(params: Any) -> str | None:
 
 def tree_params_problem(params: Any) -> str | None:
     problem = position_problem(params)
-    if problem is None and params.get("format", "data") not in FORMATS:
+    if problem is None and (not isinstance(params.get("format", "data"), str)
+                            or params.get("format", "data") not in FORMATS):
         problem = f"\"format\" must be \"data\" or \"text\", not {shown(params.get('format'))}"
     return problem
 

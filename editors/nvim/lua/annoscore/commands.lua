@@ -25,8 +25,36 @@ function M.rescore(bufnr)
   end
 end
 
+--- Compares the buffer with another annotation of the same text (a file
+--- name; none: stop comparing with those added so).
+function M.compare(file, bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local clients = compat.clients(bufnr)
+  if #clients == 0 then
+    vim.notify("annoscore: the server is not attached to this buffer", vim.log.levels.WARN)
+    return
+  end
+  local other = vim.NIL
+  if file ~= nil and file ~= "" then
+    other = vim.uri_from_fname(vim.fn.fnamemodify(file, ":p"))
+  end
+  local params = { command = "annoscore.compareWith", arguments = { vim.uri_from_bufnr(bufnr), other } }
+  for _, client in ipairs(clients) do
+    compat.request(client, "workspace/executeCommand", params, function(err)
+      if err ~= nil then
+        vim.notify("annoscore: compare failed: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      end
+    end, bufnr)
+  end
+end
+
 function M.create(options)
   local command = vim.api.nvim_create_user_command
+  require("annoscore.editing").create()
+  command("AnnoscoreCompare", function(args)
+    M.compare(args.args)
+  end, { nargs = "?", complete = "file",
+         desc = "annoscore: compare the file with another annotation of the same text (none: stop)" })
   command("AnnoscoreRescore", function()
     M.rescore()
   end, { desc = "annoscore: rescore the current file now" })
@@ -84,6 +112,7 @@ M.navigation_commands = {
   SegmentationMismatch = "segmentation-mismatch",
   Validation = "validation",
   Error = "error",
+  Disagreement = "disagreement",
 }
 
 return M

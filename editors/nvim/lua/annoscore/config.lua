@@ -29,6 +29,12 @@ M.defaults = {
   report = "split",
   -- Where :AnnoscoreTree shows the tree: "split" or "float".
   tree = "split",
+  -- Reading aids: show inlay hints (the head word after HEAD and DEPS) in
+  -- annoscore's buffers (Neovim 0.10+; the server's inlayHints setting
+  -- follows this unless settings.inlayHints is given), and highlight the
+  -- word's head and dependents when the cursor rests (CursorHold).
+  inlay_hints = true,
+  highlight = true,
   -- Called as on_attach(client, bufnr) when the server attaches to a buffer.
   on_attach = nil,
   -- How to register the server: "auto" (what this Neovim has), or "config",
@@ -83,6 +89,9 @@ function M.server_settings(options)
   end
   if settings.files.labels == nil and #options.labels > 0 then
     settings.files.labels = options.labels
+  end
+  if settings.inlayHints == nil and options.inlay_hints == false then
+    settings.inlayHints = false
   end
   if next(settings.files) == nil then
     settings.files = nil

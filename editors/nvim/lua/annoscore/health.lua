@@ -5,7 +5,7 @@ local compat = require("annoscore.compat")
 local M = {}
 
 --- The command that prints the server's version: the server command with
---- its final "lsp" replaced by "--version" (so `python -m server.cli lsp`
+--- its final "lsp" replaced by "--version" (so `python -m annoscore lsp`
 --- and `uv run annoscore lsp` work too); nil when cmd does not end in "lsp".
 function M.version_command(cmd)
   if cmd[#cmd] ~= "lsp" then
@@ -74,7 +74,11 @@ function M.check()
   else
     local code, output = run(version_cmd, 10000)
     if code == 0 and #output > 0 then
-      health.ok("server version: " .. output[#output])
+      -- The first line is the version; the next ones (the plain lane) follow as information.
+      health.ok("server version: " .. output[1])
+      for i = 2, #output do
+        health.info(output[i])
+      end
     else
       health.error(("%s failed (exit %d)"):format(table.concat(version_cmd, " "), code), output)
     end

@@ -10,6 +10,10 @@
 
 local M = {}
 
+-- The plugin's version: the annoscore release it belongs to (one number for
+-- the Python package, the VS Code extension and this plugin; a test holds them equal).
+M.version = "0.1.0"
+
 local function detect_conllu()
   if require("annoscore.compat").has_filetype_add then
     vim.filetype.add({ extension = { conllu = "conllu" } })
@@ -114,6 +118,15 @@ end
 
 function M.prev_low_confidence()
   return M.jump("low-confidence", "previous")
+end
+
+--- Edits the sentence at the cursor: `name` one of "insert-after",
+--- "insert-before", "delete", "split-token", "merge-next", "make-token",
+--- "undo-token", "split-sentence", "join-next", "attach", "renumber" (see
+--- :help :AnnoscoreEdit); `args` the operation's own (form, head, deprel …),
+--- what is missing is asked. Asynchronous; done(outcome) after.
+function M.edit(name, args, done)
+  return require("annoscore.editing").run(name, args, done)
 end
 
 --- Shows the tree of the sentence under the cursor ("split" or "float").

@@ -34,8 +34,31 @@ function M.client_config(options)
     -- only after `initialized`, and the first didOpen may be scored before then.
     init_options = { annoscore = settings },
     handlers = { ["annoscore/score"] = score.on_score },
-    on_attach = options.on_attach,
+    on_attach = function(client, bufnr)
+      M.reading_aids(options, bufnr)
+      if options.on_attach then
+        options.on_attach(client, bufnr)
+      end
+    end,
   }
+end
+
+--- Inlay hints and the highlight of a word's head and dependents in a buffer
+--- (as options say; each only where this Neovim has it).
+function M.reading_aids(options, bufnr)
+  if options.inlay_hints and vim.lsp.inlay_hint and vim.lsp.inlay_hint.enable then
+    pcall(vim.lsp.inlay_hint.enable, true, { bufnr = bufnr })
+  end
+  if options.highlight then
+    local group = vim.api.nvim_create_augroup("annoscore.highlight." .. bufnr, { clear = true })
+    vim.api.nvim_create_autocmd("CursorHold", { group = group, buffer = bufnr, callback = function()
+      vim.lsp.buf.clear_references()
+      vim.lsp.buf.document_highlight()
+    end })
+    vim.api.nvim_create_autocmd("CursorMoved", { group = group, buffer = bufnr, callback = function()
+      vim.lsp.buf.clear_references()
+    end })
+  end
 end
 
 --- Tells the user once, visibly, when the server command cannot run: the LSP

@@ -9,7 +9,8 @@ local compat = require("annoscore.compat")
 
 local M = {}
 
-M.kinds = { "low-confidence", "refused", "unparsed", "gold-diff", "segmentation-mismatch", "validation", "error" }
+M.kinds = { "low-confidence", "refused", "unparsed", "gold-diff", "segmentation-mismatch", "validation", "error",
+  "disagreement" }
 
 --- The last answer (a table: found, message, line, col), for tests and statuslines.
 M.last = nil

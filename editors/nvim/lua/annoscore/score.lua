@@ -47,6 +47,10 @@ function M.text(payload)
     end
   end
   local text = table.concat(parts, " ")
+  local agreement = M.agreement_text(payload)
+  if agreement ~= nil then
+    text = (payload.gold == nil or payload.gold == vim.NIL) and agreement or (text .. " | " .. agreement)
+  end
   local counts = payload.counts or {}
   local problems = {}
   for _, count in ipairs({ { "unparsed", "unparsed" }, { "refused", "refused" }, { "lowConfidence", "low-conf" } }) do
@@ -74,6 +78,38 @@ function M.text(payload)
     end
   end
   return text
+end
+
+--- The agreement with the first other annotation (`agreement` in the payload):
+--- "agree bob.conllu LAS 88.65 κ UPOS 0.89 DEPREL 0.91" (nil without one).
+function M.agreement_text(payload)
+  local entries = payload.agreement
+  if type(entries) ~= "table" or #entries == 0 then
+    return nil
+  end
+  local first = entries[1]
+  if first.available ~= true then
+    return "agree: " .. tostring(first.name) .. " not found"
+  end
+  local parts = { "agree " .. tostring(first.name) }
+  local las = first.attachment and first.attachment.LAS
+  if type(las) == "number" then
+    table.insert(parts, "LAS " .. M.percent(las))
+  end
+  local kappas = {}
+  for _, name in ipairs({ "UPOS", "DEPREL" }) do
+    local variable = first.variables and first.variables[name]
+    if type(variable) == "table" and type(variable.kappa) == "number" then
+      table.insert(kappas, string.format("%s %.2f", name, variable.kappa))
+    end
+  end
+  if #kappas > 0 then
+    table.insert(parts, "κ " .. table.concat(kappas, " "))
+  end
+  if #entries > 1 then
+    table.insert(parts, string.format("(+%d)", #entries - 1))
+  end
+  return table.concat(parts, " ")
 end
 
 --- The handler for the `annoscore/score` notification (same signature on 0.7-0.12).

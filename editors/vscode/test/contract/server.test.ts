@@ -8,7 +8,7 @@
 //
 // The server: $ANNOSCORE_SERVER (a command line, split on spaces), else the
 // repository's .venv/bin/annoscore (made by scripts/test), else
-// `python3 -m server.cli lsp` in the repository. When it cannot be started the
+// `python3 -m annoscore lsp` in the repository. When it cannot be started the
 // tests fail, unless ANNOSCORE_SKIP_WIRE=1 (then they are skipped, saying why).
 
 import assert from 'node:assert/strict';
@@ -170,7 +170,7 @@ function serverCommand(): ServerCommand {
   if (fs.existsSync(venvServer)) {
     return { command: [venvServer, 'lsp'], origin: 'the repository\'s .venv' };
   }
-  return { command: ['python3', '-m', 'server.cli', 'lsp'], origin: 'no .venv in the repository and no ANNOSCORE_SERVER' };
+  return { command: ['python3', '-m', 'annoscore', 'lsp'], origin: 'no .venv in the repository and no ANNOSCORE_SERVER' };
 }
 
 /** The server could not be started at all (as opposed to misbehaving once started). */
@@ -333,7 +333,7 @@ class Session {
             `The annoscore language server could not be started with ${this.describeCommand()}: ${how}.` +
             (this.stderr.trim() !== '' ? `\nIts stderr ends with:\n${tail(this.stderr)}` : '') +
             '\nRun `bash scripts/test` (it makes .venv with the server), or set ANNOSCORE_SERVER to a command that ' +
-            'starts it (e.g. "/path/to/venv/bin/python -m server.cli lsp"), or set ANNOSCORE_SKIP_WIRE=1 to skip ' +
+            'starts it (e.g. "/path/to/venv/bin/python -m annoscore lsp"), or set ANNOSCORE_SKIP_WIRE=1 to skip ' +
             'these tests.');
         }),
         timeout.promise.then(() => {

@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import { DEFAULT_SETTINGS, DIAGNOSTIC_CODES, RESTART_SETTINGS, RUN_MODES, SENTENCE_MODES, SEVERITIES } from '../../src/settings';
 import { RESCORE_COMMAND } from '../../src/protocol';
 import { NAVIGATION_COMMANDS } from '../../src/navigation';
+import { EDIT_COMMAND, EDIT_COMMANDS } from '../../src/editing';
 import { PACKAGE_ROOT } from '../support/paths';
 
 interface SettingSchema {
@@ -132,7 +133,32 @@ describe('package.json contributions', () => {
     assert.ok(contributed.includes('annoscore.showTree'));
   });
 
+  it('contributes each edit command with its title, in the palette and the context submenu of CoNLL-U files only', () => {
+    const commands: Array<{ command: string; title: string; category: string }> = manifest.contributes.commands;
+    const palette: Array<{ command: string; when: string }> = manifest.contributes.menus.commandPalette;
+    const submenu: Array<{ command: string }> = manifest.contributes.menus['annoscore.editSentence'];
+    for (const { command, title } of EDIT_COMMANDS) {
+      const contributed = commands.find((c) => c.command === command);
+      assert.deepEqual([contributed?.title, contributed?.category], [title, 'annoscore'], command);
+      assert.equal(palette.find((p) => p.command === command)?.when, 'editorLangId == conllu', command);
+      assert.ok(submenu.some((m) => m.command === command), command);
+    }
+    assert.deepEqual(manifest.contributes.menus['editor/context'].map((m: { submenu: string; when: string }) => [m.submenu, m.when]),
+      [['annoscore.editSentence', 'editorLangId == conllu']]);
+    assert.ok(manifest.contributes.submenus.some((s: { id: string }) => s.id === 'annoscore.editSentence'));
+    // The server's own command is registered by the language client, never contributed twice.
+    assert.ok(!commands.some((c) => c.command === EDIT_COMMAND));
+  });
+
   it('keeps the server command out of untrusted workspaces', () => {
-    assert.deepEqual(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations, ['annoscore.server.command']);
+    assert.deepEqual(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations,
+      ['annoscore.server.command', 'annoscore.allowOutsideProject', 'annoscore.maxFileSize']);
+  });
+
+  it('lets no workspace allow paths outside the project or raise the file size bound', () => {
+    const properties = manifest.contributes.configuration.properties;
+    for (const key of ['annoscore.allowOutsideProject', 'annoscore.maxFileSize']) {
+      assert.equal(properties[key].scope, 'machine', key);  // (user or remote settings only)
+    }
   });
 });

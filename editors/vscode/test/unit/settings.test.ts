@@ -10,6 +10,7 @@ describe('settings normalization', () => {
     assert.equal(DEFAULT_SETTINGS.goldDiff, false);
     assert.equal(DEFAULT_SETTINGS.sentences, 'all');
     assert.equal(DEFAULT_SETTINGS.maxDiagnostics, 1000);
+    assert.equal(DEFAULT_SETTINGS.inlayHints, true);
   });
 
   it('keeps valid values', () => {
@@ -18,12 +19,16 @@ describe('settings normalization', () => {
       run: 'onType',
       severities: { 'low-confidence': 'hint', 'format-columns': 'off' },
       goldDiff: true,
+      inlayHints: false,
       sentences: 'annotated',
       maxDiagnostics: 50,
       maxDiagnosticsPerDocument: 400,
       files: { segmentation: ['seg/*.txt'], labels: ['**/*.labels.tsv'] },
       validation: { level: 4, lang: 'cop', dataDir: '/ud/tools/data', exclude: ['misc-attr-typo', 'MORPHO'] },
       server: { command: ['/venv/bin/annoscore', 'lsp'] },
+      allowOutsideProject: true,
+      maxFileSize: '8G',
+      docsUrl: 'https://annoscore.example/reference/codes/',
     });
     assert.deepEqual(problems, []);
     assert.deepEqual(settings, {
@@ -31,13 +36,22 @@ describe('settings normalization', () => {
       run: 'onType',
       severities: { 'low-confidence': 'hint', 'format-columns': 'off' },
       goldDiff: true,
+      inlayHints: false,
       sentences: 'annotated',
       maxDiagnostics: 50,
       maxDiagnosticsPerDocument: 400,
       files: { segmentation: ['seg/*.txt'], labels: ['**/*.labels.tsv'] },
       validation: { level: 4, lang: 'cop', dataDir: '/ud/tools/data', exclude: ['misc-attr-typo', 'MORPHO'] },
       server: { command: ['/venv/bin/annoscore', 'lsp'] },
+      allowOutsideProject: true,
+      maxFileSize: '8G',
+      docsUrl: 'https://annoscore.example/reference/codes/',
     });
+    const bad = normalizeSettings({ allowOutsideProject: 'yes', maxFileSize: 'lots', docsUrl: 'annoscore.example/codes' });
+    assert.deepEqual(bad.problems.map((p) => p.setting),
+      ['annoscore.allowOutsideProject', 'annoscore.maxFileSize', 'annoscore.docsUrl']);
+    assert.equal(bad.settings.allowOutsideProject, false);
+    assert.equal(bad.settings.docsUrl, '');
   });
 
   it('checks the validation settings, reporting bad values and keeping the rest', () => {

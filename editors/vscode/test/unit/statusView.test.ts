@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { mainFigures, orderedMetrics } from '../../src/metrics';
 import { escapeMarkdown, scoredStatusText, scoreTooltip, statusView, uriBaseName } from '../../src/statusView';
 import { fullPayload, metric, NO_PROBLEMS, single } from '../support/payloads';
+import { ScorePayload } from '../../src/protocol';
 
 describe('status bar text', () => {
   it('shows LAS then UAS F1 for CoNLL-U with gold, as percentages with two decimals', () => {
@@ -182,3 +183,37 @@ describe('helpers', () => {
     assert.equal(escapeMarkdown('a_b|c*d'), 'a\\_b\\|c\\*d');
   });
 });
+
+describe('status bar: agreement with another annotation', () => {
+  const base = makePayloadForAgreement();
+  it('shows the first other annotation\'s LAS and kappas after the score', () => {
+    assert.equal(scoredStatusText(base),
+      '$(graph) LAS 87.35 UAS 90.12 | agree bob/t.conllu LAS 88.65 κ UPOS 0.89 DEPREL 0.91');
+  });
+  it('shows it alone without gold, with how many others there are', () => {
+    const noGold = { ...base, gold: null, metrics: {}, agreement: [...(base.agreement ?? []), { uri: 'file:///c', name: 'c', available: true }] };
+    assert.equal(scoredStatusText(noGold), '$(graph) agree bob/t.conllu LAS 88.65 κ UPOS 0.89 DEPREL 0.91 (+1)');
+  });
+  it('says when the other file cannot be read, and lists the figures in the tooltip', () => {
+    const missing = { ...base, agreement: [{ uri: 'file:///b', name: 'bob/t.conllu', available: false }] };
+    assert.equal(scoredStatusText(missing), '$(graph) LAS 87.35 UAS 90.12 | agree: bob/t.conllu not found');
+    const tooltip = scoreTooltip(base);
+    assert.ok(tooltip.includes('**Agreement with bob/t\\.conllu** · 12 cells differ'), tooltip);
+    assert.ok(tooltip.includes('| UPOS | 100 | 90.00 | 0.8900 | 0.8901 |'), tooltip);
+    assert.ok(tooltip.includes('LAS 88.65'), tooltip);
+  });
+});
+
+function makePayloadForAgreement(): ScorePayload {
+  return {
+    uri: 'file:///w/alice/t.conllu', format: 'conllu', gold: 'file:///w/alice/t.gold.conllu',
+    metrics: { LAS: { precision: 0.8735, recall: 0.8735, f1: 0.8735 }, UAS: { precision: 0.9012, recall: 0.9012, f1: 0.9012 } },
+    counts: { sentences: 10, unparsed: 0, refused: 0, lowConfidence: 0 },
+    agreement: [{
+      uri: 'file:///w/bob/t.conllu', name: 'bob/t.conllu', available: true, disagreements: 12,
+      variables: { UPOS: { items: 100, observed: 0.9, kappa: 0.89, alpha: 0.8901 },
+        DEPREL: { items: 100, observed: 0.92, kappa: 0.91, alpha: 0.9101 } },
+      attachment: { Words: 1, UAS: 0.9, LAS: 0.8865, CLAS: 0.88 },
+    }],
+  };
+}
