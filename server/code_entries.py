@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from annoscore.scorer.code_example import Example
 from annoscore.scorer.codes import CODES, VALIDATION
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,18 +94,111 @@ def _with_quick_fix() -> frozenset[str]:
     return fixes.FIXABLE | autofix.FIXABLE | suggestions.SUGGESTED
 
 
+def _quick_fix(code: str) -> str:
+    """The entry's quick-fix line: none, the editor's, and `annoscore fix` when it makes it too."""
+    from annoscore.server.engine import autofix
+
+    if code not in _with_quick_fix():
+        return "none"
+    if code in autofix.FIXABLE:
+        return f"{FIX_YES}; `annoscore fix --select {code}` makes it in files"
+    return FIX_YES
+
+
+def example_of(entry: Entry) -> Example | None:
+    """The example of an entry: its code's (`scorer.codes.Code`) or its test id's
+    (`scorer.validation.explanations`)."""
+    from annoscore.scorer.validation.rules import RULES
+
+    if entry.kind == "annoscore":
+        return CODES[entry.code].example
+    rule = RULES.get(entry.code)
+    return None if rule is None else rule.example
+
+
+def example_level(entry: Entry) -> int:
+    """The validation level an entry's example is checked at: its own, else
+    0 for annoscore's codes (the validator's findings left out) and the test
+    id's level for the validator's."""
+    example = example_of(entry)
+    if example is not None and example.level is not None:
+        return example.level
+    return 0 if entry.kind == "annoscore" else int(entry.details["level"])
+
+
+def _editor_settings(example: Example) -> str:
+    from annoscore.server.settings_schema import SETTINGS
+
+    names = {s.field: s.key for s in SETTINGS if getattr(s, "field", None)}
+    shown = [f"`annoscore.{names.get(k, k)}` {str(v).lower() if isinstance(v, bool) else v}"
+             for k, v in example.editor or ()]
+    return f", with {', '.join(shown)}" if shown else ""
+
+
+def _example_markdown(code: str, example: Example, level: int) -> str:
+    """An example as the entry shows it: where it is reported, then each file in a code block."""
+    if example.editor is not None:
+        where = f"In the editor (the language server{_editor_settings(example)}"
+        where += f", validation level {level})" if level else ", UD validation off)"
+        lead = f"**Example.** {where}, `{example.name}`"
+    else:
+        lead = f"**Example.** `annoscore {' '.join(example.command(level))}` reports `{code}` on `{example.name}`"
+    out = [lead + ":\n\n", _block(example.text)]
+    for name, text in ((example.gold_name(), example.gold) if example.gold is not None else (None, None),
+                       *example.files):
+        if name is not None:
+            out += [f"`{name}`:\n\n", _block(text)]
+    if example.also:
+        out.append(f"The same input also reports {', '.join(f'`{c}`' for c in example.also)}.\n\n")
+    return "".join(out)
+
+
+def _block(text: str) -> str:
+    """A file's text as a fenced block (shown as written: TABs kept, bytes that are not UTF-8 as U+FFFD)."""
+    shown = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    shown = "".join(c if c in "\t\n" or c.isprintable() or c == "\ufeff" else f"<U+{ord(c):04X}>" for c in shown)
+    return "```text\n" + shown.rstrip("\n") + "\n```\n\n"
+
+
+def _texts(code: str, why: str, fix: str, example: Example | None, level: int) -> str:
+    """The sections after an entry's facts: why it matters, the example, how to fix it."""
+    out = []
+    if why:
+        out.append(f"**Why it matters.** {why}\n\n")
+    if example is not None:
+        out.append(_example_markdown(code, example, level))
+    if fix:
+        out.append(f"**How to fix it.** {fix}\n\n")
+    return "".join(out).rstrip("\n") + "\n" if out else ""
+
+
 def _code_entry(name: str) -> Entry:
     FIXABLE = _with_quick_fix()
     code = CODES[name]
     fixable = name in FIXABLE
     formats = [FORMATS.get(f, f) for f in code.formats]
+    level = code.example.level if code.example is not None and code.example.level is not None else 0
+    texts = _texts(name, code.why, code.fix, code.example, level)
     markdown = (f"### `{name}`\n\n"
                 f"{_sentence(code.meaning)}\n\n"
                 f"- Severity: {code.severity.label}\n"
                 f"- Files: {', '.join(formats)}\n"
-                f"- Quick fix: {FIX_YES if fixable else 'none'}\n")
-    details = {"meaning": _sentence(code.meaning), "files": list(code.formats)}
+                f"- Quick fix: {_quick_fix(name)}\n" + ("\n" + texts if texts else ""))
+    details = {"meaning": _sentence(code.meaning), "files": list(code.formats), **_details(code, level)}
     return Entry(name, "annoscore", name, _sentence(code.meaning), code.severity.label, fixable, markdown, details)
+
+
+def _details(source, level: int) -> dict:
+    """The new texts for ``explain --output-format json``: why, fix, and the example with its command."""
+    example = source.example
+    shown = None
+    if example is not None:
+        shown = {"file": example.name, "text": example.text.encode("utf-8", "surrogateescape").decode(
+                     "utf-8", "replace"),
+                 "gold": example.gold, "files": dict(example.files), "also": list(example.also),
+                 "command": None if example.editor is not None else ["annoscore", *example.command(level)],
+                 "editor": None if example.editor is None else dict(example.editor)}
+    return {"why": source.why, "fix": source.fix, "example": shown}
 
 
 def _validator_entry(test_id: str) -> Entry:
@@ -122,7 +216,7 @@ def _validator_entry(test_id: str) -> Entry:
     twins = _twins().get(test_id, [])
     heading = f"### `{test_id}` (validator)\n\n" if test_id in CODES else f"### `{test_id}`\n\n"
     lines = [heading, f"- Level {level}, class {test_class}, severity {severity}\n",
-             f"- Quick fix: {FIX_YES if fixable else 'none'}\n"]
+             f"- Quick fix: {_quick_fix(test_id)}\n"]
     if twins:
         named = ", ".join(f"[`{c}`](#{c})" for c in twins)
         lines.append(f"- annoscore finds it too: shown once, with annoscore's code ({named})\n")
@@ -137,9 +231,15 @@ def _validator_entry(test_id: str) -> Entry:
         if doc:
             lines.append("\n> " + doc.replace("\n", "\n> ").replace("\n> \n", "\n>\n") + "\n")
         summary = f"Level {level}, {test_class}" + (f": {_first_clause(doc)}" if doc else ".")
+        shown_level = rule.example.level if rule.example is not None and rule.example.level is not None \
+            else int(level)
+        texts = _texts(test_id, rule.why, rule.fix, rule.example, shown_level)
+        if texts:
+            lines.append("\n" + texts)
     details = {"level": int(level), "class": test_class, "annoscore_codes": twins,
                "checked_by": [] if rule is None else [rule.function, *rule.also],
-               "reachable": rule is not None, "explanation": doc}
+               "reachable": rule is not None, "explanation": doc,
+               **(_details(rule, shown_level) if rule is not None else {"why": "", "fix": "", "example": None})}
     anchor = f"{test_id}-validator" if test_id in CODES else test_id
     return Entry(test_id, "validator", anchor, summary, severity, fixable, "".join(lines), details)
 
@@ -175,17 +275,25 @@ _LINK = re.compile(r"\[([^\]]*)\]\(([^)]*)\)")
 def terminal_text(markdown: str) -> str:
     """An entry's Markdown as plain text: the heading as its code, code spans
     without backticks, a link to another entry as its text, an outside link
-    as its text and address, the quoted explanation indented."""
+    as its text and address, the quoted explanation and an example's files
+    indented (a file's lines as they are, TABs included), bold as plain."""
     def link(match: re.Match[str]) -> str:
         text, target = match.group(1), match.group(2)
         return text if target.startswith("#") else f"{text} <{target}>"
 
     out = []
+    in_block = False
     for line in markdown.rstrip("\n").split("\n"):
+        if line.startswith("```"):  # a file of an example: its lines as they are, indented
+            in_block = not in_block
+            continue
+        if in_block:
+            out.append("    " + line)
+            continue
         if line.startswith("### "):
             line = line[4:]
         elif line.startswith(">"):
             line = "    " + line[2:] if len(line) > 1 else ""
-        line = _LINK.sub(link, line).replace("`", "")
+        line = _LINK.sub(link, line).replace("`", "").replace("**", "")
         out.append(line.rstrip())
     return "\n".join(out) + "\n"

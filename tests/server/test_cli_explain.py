@@ -120,3 +120,27 @@ def test_codes_the_editor_fixes_say_so():
 
     for code in ("ids-out-of-sequence", "non-unix-newline", "unknown-upos", "format-spaces"):
         assert all(entry.quick_fix for entry in entries_for(code)), code
+
+
+def test_the_entry_says_why_it_matters_shows_an_example_and_how_to_fix_it(capsys):
+    status, out, _ = run(capsys, "explain", "cycle")
+    assert status == 0
+    plain = lambda text: text.replace("`", "")  # noqa: E731 (code spans are plain in the terminal)
+    assert f"Why it matters. {plain(CODES['cycle'].why)}" in out and f"How to fix it. {plain(CODES['cycle'].fix)}" in out
+    assert "annoscore check --level 0 example.conllu reports cycle" in out
+    # the example's file, indented and as it is (TABs between the columns)
+    assert "\n    " + "\t".join("3 . . PUNCT _ _ 1 punct _ _".split()) + "\n" in out
+    status, out, _ = run(capsys, "explain", "format-spaces")
+    assert "annoscore fix --select format-spaces makes it in files" in out  # the fix the command line makes
+
+
+def test_json_has_the_why_the_fix_and_the_example_with_its_command(capsys):
+    status, out, _ = run(capsys, "explain", "cycle", "gold-diff", "--output-format", "json")
+    cycle, gold_diff = json.loads(out)
+    assert cycle["why"] == CODES["cycle"].why and cycle["fix"] == CODES["cycle"].fix
+    assert cycle["example"]["command"] == ["annoscore", "check", "--level", "0", "example.conllu"]
+    assert cycle["example"]["text"] == CODES["cycle"].example.text and cycle["example"]["editor"] is None
+    assert gold_diff["example"]["command"] is None and gold_diff["example"]["editor"] == {"gold_diff": True}
+    assert gold_diff["example"]["gold"] == CODES["gold-diff"].example.gold
+    status, out, _ = run(capsys, "explain", "internal-error", "--output-format", "json")
+    assert json.loads(out)[0]["example"] is None  # no input reaches it: no example, said so by null

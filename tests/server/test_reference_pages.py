@@ -53,6 +53,29 @@ def test_every_code_and_test_id_has_its_own_entry():
     assert "UPOS is one of" in entry  # the check's own explanation
 
 
+def test_each_entry_has_its_why_example_and_fix_from_the_registry():
+    """The page's entries carry the texts beside each code (scorer/codes.py) and test id
+    (scorer/validation/explanations.py): a text changed there and not on the page fails the staleness
+    check above; here, that each text there is on the page, in its own entry."""
+    from annoscore.server.code_entries import all_entries, example_of
+
+    text = (ROOT / "docs" / "reference" / "codes.md").read_text(encoding="utf-8")
+    for entry in all_entries():
+        on_page = entry.markdown
+        assert on_page in text, entry.anchor
+        example = example_of(entry)
+        if entry.details["why"]:
+            assert f"**Why it matters.** {entry.details['why']}" in on_page, entry.anchor
+        if entry.details["fix"]:
+            assert f"**How to fix it.** {entry.details['fix']}" in on_page, entry.anchor
+        if example is not None:
+            first_token = next(line for line in example.text.split("\n") if line[:1].isdigit() or line == example.text.split("\n")[0])
+            assert first_token.lstrip("\ufeff") in on_page, entry.anchor
+    cycle = text.split("### `cycle`")[1].split("###")[0]
+    assert "**Why it matters.**" in cycle and "**How to fix it.**" in cycle
+    assert "`annoscore check --level 0 example.conllu` reports `cycle`" in cycle and "```text" in cycle
+
+
 def test_every_command_and_option_is_in_the_cli_page():
     from annoscore.server.cli import build_parser
     import argparse
