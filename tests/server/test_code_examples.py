@@ -81,8 +81,9 @@ def test_the_example_yields_exactly_its_code(tmp_path, entry):
         codes = {d["code"] for d in found}
     else:  # the validator's finding under its test id; annoscore's own findings of the same input as codes
         codes = {d.get("test_id") or d["code"] for d in found}
-    assert entry.code in codes, (entry.code, found)
-    assert codes == {entry.code, *example.also}, (entry.code, found)
+    said = [(d["code"], d.get("test_id"), d.get("message", "")[:80]) for d in found]
+    assert entry.code in codes, said
+    assert codes == {entry.code, *example.also}, said
 
 
 # The entries without an example, each for its reason: no input reaches it (internal-error); shown only by
