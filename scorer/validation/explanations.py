@@ -198,3 +198,139 @@ _explain("non-unix-newline", "Lines end with LF only: a CR (a file saved on Wind
          "Make the line ends LF: `annoscore fix --select non-unix-newline`, or in VS Code the line-end setting "
          "in the status bar (CRLF → LF) and save.",
          Example(_GOOD.replace("\n", "\r\n")))
+
+# --------------------------------------------------------------------------
+# Level 2: each cell's value, each sentence's tree and metadata.
+
+_DONT = ("Dogs don't bark.", "1 Dogs dog NOUN _ Number=Plur 4 nsubj _ _", "2-3 don't _ _ _ _ _ _ _ _",
+         "2 do do AUX _ Mood=Ind|Number=Plur|Person=3|Tense=Pres|VerbForm=Fin 4 aux _ _",
+         "3 n't not PART _ Polarity=Neg 4 advmod _ _", "4 bark bark VERB _ VerbForm=Inf 0 root _ SpaceAfter=No",
+         "5 . . PUNCT _ _ 4 punct _ _")
+_ENHANCED = ("1 Dogs dog NOUN _ Number=Plur 2 nsubj 2:nsubj _",
+             "2 bark bark VERB _ Mood=Ind|Number=Plur|Person=3|Tense=Pres|VerbForm=Fin 0 root 0:root SpaceAfter=No",
+             "3 . . PUNCT _ _ 2 punct 2:punct _")
+_TREE = ("The tree checks (levels 2-3) and the official scorer need a well-formed tree: until this is fixed, the "
+         "sentence cannot be scored, and the validator's later checks of it do not run.")
+_FEATS = ("FEATS is read by every tool that uses morphology (search, conversion, the MLAS and UFeats scores): "
+          "a cell that is not `Feature=Value` items, sorted, each once, is read differently by each, or not at "
+          "all.")
+_DEPS = ("DEPS is the enhanced graph, read by the EULAS/ELAS scores and by tools that use it: a cell whose "
+         "items are not sorted and unique is not the canonical form, so equal graphs would compare unequal.")
+_MISC = ("MISC holds attributes tools read by name (SpaceAfter, Translit, Lang …): one they cannot find, "
+         "because its name is empty, misspelt or padded with spaces, is silently ignored.")
+_METADATA = ("The metadata comments identify each sentence and its text: tools (search, the scorer's alignment, "
+             "`annoscore leaks`, the UD release) rely on them being present, unique and well formed.")
+_SPELL = ("`# text` is the sentence as written, and the FORMs (each followed by a space unless MISC says "
+          "SpaceAfter=No) must spell it exactly: that is how the text is rebuilt from the tokens and how the "
+          "scorer aligns words with gold.")
+
+
+def _misc(value: str) -> Example:
+    return Example(_with(_DOGS, _cell(_DOGS, 10, value)))
+
+
+_explain("mwt-nonempty-field", "A multiword token's line is the surface token only: its words' lines carry the "
+         "LEMMA, UPOS, FEATS, HEAD and the rest. A value on the token's line is annotation that no tool reads.",
+         "Move the value to the word it belongs to and write `_` in the token line's column (all but ID, FORM "
+         "and MISC).",
+         Example(sentence(*_DONT[:2], "2-3 don't do _ _ _ _ _ _ _", *_DONT[3:])))
+_explain("empty-node-nonempty-field", "An empty node (`3.1`, an elided word of the enhanced graph) has no place "
+         "in the basic tree: its HEAD and DEPREL are `_`, and its attachment is in DEPS.",
+         "Write `_` in the empty node's HEAD and DEPREL (columns 7 and 8) and attach it in DEPS (column 9).",
+         Example(sentence(_TEXT, "1 Dogs dog NOUN _ Number=Plur 2 nsubj 2:nsubj _", _ENHANCED[1],
+                          "2.1 bark bark VERB _ _ 2 conj 0:root _", _ENHANCED[2])))
+_explain("unsorted-deps", _DEPS, "Sort the DEPS items by head ID (`1:nsubj|3:obj`, not `3:obj|1:nsubj`).",
+         Example(sentence(_TEXT, _ENHANCED[0], _ENHANCED[1], "3 . . PUNCT _ _ 2 punct 2:punct|0:root _")))
+_explain("unsorted-deps-2", _DEPS, "Sort the DEPS items of one head by relation (`2:nsubj|2:obj`, not "
+         "`2:obj|2:nsubj`).",
+         Example(sentence(_TEXT, "1 Dogs dog NOUN _ Number=Plur 2 nsubj 2:nsubj|2:dep _".replace(
+             "2:nsubj|2:dep", "2:nsubj|2:dep"), *_ENHANCED[1:])))
+_explain("repeated-deps", _DEPS, "Delete the repeated DEPS item (the same head and relation twice).",
+         Example(sentence(_TEXT, "1 Dogs dog NOUN _ Number=Plur 2 nsubj 2:nsubj|2:nsubj _", *_ENHANCED[1:])))
+_explain("repeated-misc", _MISC.split(":")[0] + ": when one the validator knows appears twice, tools read one "
+         "of the two values, and not all the same one.",
+         "Keep one of the attributes in MISC (column 10) and delete the other.",
+         Example(_with(_BARK, _cell(_BARK, 10, "SpaceAfter=No|SpaceAfter=No"))))
+_explain("invalid-head", "HEAD is the ID of the word's head: a whole number (0 for the root), never an empty "
+         "node's ID or anything else. " + _TREE,
+         "Write the head word's ID in HEAD (column 7), or 0 for the root. annoscore reports it as `format-head` "
+         "too.",
+         Example(_with(_DOGS, _cell(_DOGS, 7, "two")), also=("unknown-head",)))
+_explain("invalid-deps", "DEPS is `_` or `head:relation` items separated by `|`: one it cannot read leaves the "
+         "word out of the enhanced graph (the official scorer stops on it).",
+         "Write DEPS (column 9) as `2:nsubj` (a head's ID, a colon, the relation), several joined by `|`. annoscore "
+         "reports it as `format-deps` too.",
+         Example(sentence(_TEXT, "1 Dogs dog NOUN _ Number=Plur 2 nsubj 2nsubj _", *_ENHANCED[1:])))
+_explain("invalid-ehead", "A head in DEPS is 0, a word's ID or an empty node's (`2.1`): anything else names no "
+         "node of the enhanced graph.",
+         "Write the head's ID before the colon of the DEPS item (`2:nsubj`).",
+         Example(sentence(_TEXT, "1 Dogs dog NOUN _ Number=Plur 2 nsubj 2.x:nsubj _", *_ENHANCED[1:]),
+                 also=("unknown-ehead",)))
+_explain("empty-misc", _MISC, "Delete the empty attribute: two `|` in a row, or one at the start or end of MISC "
+         "(column 10).",
+         Example(_with(_BARK, _cell(_BARK, 10, "SpaceAfter=No|"))))
+_explain("empty-misc-key", _MISC, "Write the attribute's name before its `=` in MISC (column 10), or delete it.",
+         _misc("=dogs"))
+_explain("misc-extra-space", _MISC, "Delete the spaces around the attribute's name or `=` in MISC (column 10): "
+         "the quick fix, or `annoscore fix --select misc-extra-space`.",
+         _misc("Translit= dogs"))
+_explain("misc-attr-typo", _MISC, "Spell the attribute as the validator knows it (`Translit`, not `translit`): "
+         "the quick fix, or `annoscore fix --select misc-attr-typo`.",
+         _misc("translit=dogs"))
+_explain("unknown-upos", "UPOS is one of the 17 universal tags (ADJ ADP ADV AUX CCONJ DET INTJ NOUN NUM PART PRON "
+         "PROPN PUNCT SCONJ SYM VERB X), written in capitals: any other value is no part of speech to the tools "
+         "and scores that use it (UPOS, MLAS).",
+         "Write one of the 17 tags in UPOS (column 4); the quick fix offers the nearest ones. A treebank's own "
+         "tags go in XPOS (column 5).",
+         Example(_with(_DOGS, _cell(_DOGS, 4, "NOUNS"))))
+_explain("empty-string-in-xpos", "XPOS is `_` when there is no language-specific tag, never the empty string: an "
+         "empty cell shifts the columns for tools that split on runs of TABs.",
+         "Write `_` in XPOS (column 5).",
+         Example(_with(_DOGS, _cell(_DOGS, 5, "\u0000").replace("\u0000", "")), also=("empty-column",)))
+_explain("unsorted-features", _FEATS, "Sort the FEATS items by feature name, case-insensitively "
+         "(`Case=Nom|Number=Plur`): the quick fix, or `annoscore fix --select unsorted-features`.",
+         Example(_with(_DOGS, _cell(_DOGS, 6, "Number=Plur|Case=Nom"))))
+_explain("invalid-feature", _FEATS, "Write each FEATS item as `Feature=Value`: the feature capitalized "
+         "(`Number`), letters and digits only, then `=` and the value (`Plur`), items joined by `|`.",
+         Example(_with(_DOGS, _cell(_DOGS, 6, "number=Plur"))))
+_explain("repeated-feature-value", _FEATS, "Delete the repeated value (`PronType=Int,Rel`, not `PronType=Int,Int`).",
+         Example(_with(_DOGS, _cell(_DOGS, 6, "Number=Plur,Plur"))))
+_explain("unsorted-feature-values", _FEATS, "Sort a feature's values (`PronType=Int,Rel`): the quick fix, or "
+         "`annoscore fix --select unsorted-feature-values`.",
+         Example(_with(_DOGS, _cell(_DOGS, 6, "Number=Sing,Plur"))))
+_explain("invalid-feature-value", "No input produces this id: it tests a feature's values with the very pattern "
+         "`invalid-feature` has already required of them. It is listed because the official validator's source "
+         "has it.",
+         "Nothing to fix; for a value that is not letters and digits see `invalid-feature`.")
+_explain("repeated-feature", _FEATS, "Keep each feature once in FEATS: join its values with a comma "
+         "(`PronType=Int,Rel`), or delete the wrong one.",
+         Example(_with(_DOGS, _cell(_DOGS, 6, "Number=Plur|Number=Sing"))))
+_explain("invalid-deprel", "DEPREL is a universal relation in lowercase, optionally with one subtype after a "
+         "colon (`nsubj:pass`): another shape is no relation to the tools and the LAS.",
+         "Write DEPREL (column 8) in lowercase as `relation` or `relation:subtype` (one subtype).",
+         Example(_with(_DOGS, _cell(_DOGS, 8, "nsubj:pass:x"))))
+_explain("unknown-udeprel", "The part of DEPREL before the colon is one of the 37 universal relations (nsubj, "
+         "obj, obl, amod, …): another is no relation that tools, the guidelines or the LAS know.",
+         "Write one of the universal relations in DEPREL (column 8), with a subtype after a colon if needed; the "
+         "quick fix offers the nearest ones.",
+         Example(_with(_DOGS, _cell(_DOGS, 8, "subj"))))
+_explain("unknown-head", "HEAD names a word of the sentence (or 0): one past the last word leaves this word "
+         "unattached. " + _TREE,
+         "Set HEAD (column 7) to the ID of a word of this sentence, or 0. annoscore reports it as "
+         "`head-out-of-range` too.",
+         Example(_with(_DOGS, _cell(_DOGS, 7, "4"))))
+_explain("head-self-loop", "A word cannot be its own head: HEAD equal to its own ID is a loop, not a tree. " + _TREE,
+         "Set HEAD (column 7) to the word it depends on, or 0 if it is the root. annoscore reports it as `cycle` "
+         "too.",
+         Example(_with(_DOGS, _cell(_DOGS, 7, "1"))))
+_explain("multiple-roots", "A basic tree has exactly one root: more than one word with HEAD 0 is a forest. "
+         + _TREE,
+         "Keep HEAD 0 and DEPREL `root` on the main predicate; attach the others to it (or to the word they "
+         "depend on). annoscore reports it as its own `multiple-roots` too.",
+         Example(_with(_DOGS, _cell(_cell(_DOGS, 7, "0").replace("\t", " "), 8, "root"))))
+_explain("non-tree", "Every word is reached from the root by following HEADs down: a cycle (1 → 3 → 1) is cut off "
+         "from it. " + _TREE,
+         "Change the HEAD (column 7) of one word of the cycle so that it leads to the root. annoscore reports it as "
+         "`cycle` too.",
+         Example(sentence(_TEXT, "1 Dogs dog NOUN _ Number=Plur 3 nsubj _ _", _BARK, "3 . . PUNCT _ _ 1 punct _ _"),
+                 also=("cycle",)))
