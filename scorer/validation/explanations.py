@@ -334,3 +334,146 @@ _explain("non-tree", "Every word is reached from the root by following HEADs dow
          "`cycle` too.",
          Example(sentence(_TEXT, "1 Dogs dog NOUN _ Number=Plur 3 nsubj _ _", _BARK, "3 . . PUNCT _ _ 1 punct _ _"),
                  also=("cycle",)))
+
+
+def _enhanced(dogs: str = "2:nsubj", bark: str = "0:root", stop: str = "2:punct") -> str:
+    """The example sentence with an enhanced graph (DEPS) whose cells are these."""
+    return sentence(_TEXT, _cell(_ENHANCED[0], 9, dogs).replace("\t", " "), _ENHANCED[1].replace("0:root", bark),
+                    _cell(_ENHANCED[2], 9, stop).replace("\t", " "))
+
+
+_EGRAPH = ("The enhanced graph (DEPS) is what the ELAS and EULAS scores and the tools that use it read: an item "
+           "that is not a relation between existing nodes makes the graph mean something else, or nothing.")
+
+_explain("deps-self-loop", "A node is not its own head in the enhanced graph either: a DEPS item naming the word "
+         "itself is a loop. " + _EGRAPH.split(": ", 1)[0] + ".",
+         "Write the ID of the word's enhanced head in the DEPS item (column 9), not its own ID.",
+         Example(_enhanced(dogs="1:dep|2:nsubj")))
+_explain("invalid-edeprel", "An enhanced relation is a universal relation with at most three subtypes (the last "
+         "may be a lowercase word, such as a case marker: `obl:in`), in lowercase. " + _EGRAPH.split(": ", 1)[0]
+         + ".",
+         "Write the relation after the DEPS item's colon in lowercase, with at most three subtypes (`nsubj:pass`, "
+         "`obl:arg:in`).",
+         Example(_enhanced(dogs="2:NSUBJ")))
+_explain("unknown-eudeprel", "The first part of an enhanced relation is one of the universal relations (or `ref`): "
+         "another is no relation the tools or the ELAS score know.",
+         "Write a universal relation after the DEPS item's colon (`2:nsubj`, with a subtype after another colon "
+         "if needed).",
+         Example(_enhanced(dogs="2:subj")))
+_explain("unknown-ehead", "A DEPS item's head is a node of the sentence: 0, a word or an empty node that exists. "
+         + _EGRAPH.split(": ", 1)[0] + ".",
+         "Write the ID of an existing word (or empty node, or 0) before the DEPS item's colon.",
+         Example(_enhanced(dogs="4:nsubj")))
+_explain("edeps-only-sometimes", "A treebank has enhanced graphs in every sentence or in none: the ELAS score and "
+         "the UD release read the treebank as having them from the first sentence that does.",
+         "Fill in DEPS (column 9) in every sentence (a copy of HEAD:DEPREL where nothing is enhanced), or write `_` "
+         "in all of them.",
+         Example(_enhanced() + _CATS))
+_explain("unconnected-egraph", "Every node of the enhanced graph is reached from the root (0) through DEPS: a node "
+         "or group of nodes cut off from it is attached nowhere. " + _EGRAPH.split(": ", 1)[0] + ".",
+         "Attach the nodes named to the graph through DEPS (column 9): give one of them a head that is reached "
+         "from 0.",
+         Example(_enhanced(dogs="3:nsubj", stop="1:punct")))
+
+_explain("invalid-sent-id", _METADATA + " An ID with whitespace in it cannot be written or searched as one.",
+         "Write the ID after `# sent_id = ` without spaces (`en_ewt-dev-0001`).",
+         Example(_GOOD.replace("# sent_id = 1", "# sent_id = 1 a"), also=("missing-sent-id",)))
+_explain("missing-sent-id", _METADATA, "Add a `# sent_id = ID` line before the sentence's token lines, with an ID no "
+         "other sentence has.",
+         Example(_GOOD.replace("# sent_id = 1\n", "")))
+_explain("multiple-sent-id", _METADATA + " A sentence with two IDs has none that can be trusted.",
+         "Keep one `# sent_id` line in the sentence and delete the other.",
+         Example(_GOOD.replace("# sent_id = 1\n", "# sent_id = 1\n# sent_id = 2\n")))
+_explain("non-unique-sent-id", _METADATA + " Two sentences with one ID cannot be told apart (`annoscore agree` "
+         "pairs sentences by it).",
+         "Give one of the sentences another `# sent_id`.",
+         Example(_GOOD + _CATS.replace("# sent_id = 2", "# sent_id = 1")))
+_explain("slash-in-sent-id", _METADATA + " A slash in a sent_id is reserved for the parallel treebanks' IDs "
+         "(one slash, in the language `ud` only).",
+         "Write the ID without `/` (`-` instead, say); a parallel treebank says the parallel sentence in "
+         "`# parallel_id`.",
+         Example(_GOOD.replace("# sent_id = 1", "# sent_id = doc/part/1")))
+_explain("invalid-parallel-id", "`# parallel_id` names the parallel sentence (`corpus/sentence`, optionally "
+         "`/alt1`, `/part1` or `/alt1part1`) that links translations across treebanks: another shape links "
+         "nothing.",
+         "Write it as `# parallel_id = pud/n01001011` (a corpus, a slash, the sentence's ID).",
+         Example(_GOOD.replace("# text", "# parallel_id = pud\n# text")))
+_explain("multiple-parallel-id", "A sentence is one parallel sentence (or one of its alternatives or parts): two "
+         "`# parallel_id` lines link it twice.",
+         "Keep one `# parallel_id` line in the sentence.",
+         Example(_GOOD.replace("# text", "# parallel_id = pud/1\n# parallel_id = pud/2\n# text")))
+_explain("non-unique-parallel-id", "Two sentences with the same parallel_id are two translations of one sentence "
+         "in one treebank: if both are meant, they are alternatives (`/alt1`, `/alt2`) or parts (`/part1`, "
+         "`/part2`).",
+         "Give the sentences their own parallel IDs, or mark them `/alt1`, `/alt2` or `/part1`, `/part2`.",
+         Example(_GOOD.replace("# text", "# parallel_id = pud/1\n# text")
+                 + _CATS.replace("# text", "# parallel_id = pud/1\n# text")))
+_explain("parallel-id-alt", "The alternatives of one parallel sentence are numbered `/alt1`, `/alt2`, … in order, "
+         "and all of them have the suffix: a gap or a sentence without it breaks the link.",
+         "Number the alternatives from `/alt1` on, in order, and give each of them the suffix.",
+         Example(_GOOD.replace("# text", "# parallel_id = pud/1/alt1\n# text")
+                 + _CATS.replace("# text", "# parallel_id = pud/1/alt3\n# text")))
+_explain("parallel-id-part", "The parts of one parallel sentence (a sentence split in this treebank) are "
+         "numbered `/part1`, `/part2`, … in order: a gap or a part without the suffix breaks the link.",
+         "Number the parts from `/part1` on, in order, and give each of them the suffix.",
+         Example(_GOOD.replace("# text", "# parallel_id = pud/1/part1\n# text")
+                 + _CATS.replace("# text", "# parallel_id = pud/1/part3\n# text")))
+_explain("multiple-newdoc", "`# newdoc` marks where a document starts; a sentence starts one document at most.",
+         "Keep one `# newdoc` line in the sentence.",
+         Example(_GOOD.replace("# sent_id", "# newdoc\n# newdoc\n# sent_id")))
+_explain("multiple-newpar", "`# newpar` marks where a paragraph starts; a sentence starts one paragraph at most.",
+         "Keep one `# newpar` line in the sentence.",
+         Example(_GOOD.replace("# sent_id", "# newpar\n# newpar\n# sent_id")))
+_explain("spaceafter-newdocpar", "A document or paragraph does not run on without a space from the sentence before "
+         "it: SpaceAfter=No on the last token of the sentence before a `# newdoc` or `# newpar` glues the two "
+         "texts together when the text is rebuilt.",
+         "Delete SpaceAfter=No from the MISC of the last token before the new document or paragraph.",
+         Example(sentence(_TEXT, _DOGS, _BARK, "3 . . PUNCT _ _ 2 punct _ SpaceAfter=No")
+                 + _CATS.replace("# sent_id", "# newpar\n# sent_id")))
+_explain("missing-text", _METADATA + " " + _SPELL.split(":")[0] + ": without it the sentence's text is lost.",
+         "Add `# text = …` before the token lines: the quick fix writes it from the FORMs and SpaceAfter "
+         "(`annoscore fix --select missing-text`).",
+         Example(_GOOD.replace("# text = Dogs bark.\n", "")))
+_explain("multiple-text", _METADATA + " Two `# text` lines give the sentence two texts, and the FORMs can spell "
+         "only one.",
+         "Keep the `# text` line the FORMs spell and delete the other.",
+         Example(_GOOD.replace("# text = Dogs bark.\n", "# text = Dogs bark.\n# text = Dogs bark.\n")))
+_explain("empty-text", _METADATA + " An empty `# text` is a sentence without text, which its FORMs contradict.",
+         "Write the sentence after `# text = `: the FORMs, each followed by a space unless SpaceAfter=No.",
+         Example(_GOOD.replace("# text = Dogs bark.", "# text ="), also=("text-form-mismatch",)))
+_explain("text-trailing-whitespace", _SPELL + " A space at the end of `# text` is not part of the sentence.",
+         "Delete the whitespace at the end of the `# text` line: the quick fix, or `annoscore fix --select "
+         "text-trailing-whitespace`.",
+         Example(_GOOD.replace("# text = Dogs bark.", "# text = Dogs bark. ")))
+_explain("nospaceafter-yes", _SPELL + " `NoSpaceAfter=Yes` is not an attribute the tools know: the space is "
+         "taken to be there.",
+         "Write `SpaceAfter=No` instead of `NoSpaceAfter=Yes` in MISC: the quick fix, or `annoscore fix --select "
+         "nospaceafter-yes`.",
+         Example(_with(_DOGS, _cell(_DOGS, 10, "NoSpaceAfter=Yes"))))
+_explain("spaceafter-value", _SPELL + " SpaceAfter takes the value No only (a space is the default).",
+         "Write `SpaceAfter=No` where no space follows, and delete `SpaceAfter=Yes` where one does: the quick fix, "
+         "or `annoscore fix --select spaceafter-value`.",
+         Example(_with(_DOGS, _cell(_DOGS, 10, "SpaceAfter=Yes"))))
+_explain("spaceafter-empty-node", _SPELL + " An empty node is not in the text, so nothing can follow it.",
+         "Delete SpaceAfter from the empty node's MISC; put it on the token before it if that one has no space "
+         "after.",
+         Example(sentence(_TEXT, _ENHANCED[0], _ENHANCED[1], "2.1 bark bark VERB _ _ _ _ 0:root SpaceAfter=No",
+                          _ENHANCED[2])))
+_explain("spaceafter-mwt-node", _SPELL + " Inside a multiword token there is no space to speak of: SpaceAfter "
+         "belongs on the token's line (`2-3`), not on its words'.",
+         "Move `SpaceAfter=No` from the word's MISC to the multiword token's line.",
+         Example(sentence(*_DONT[:3], _cell(_DONT[3], 10, "SpaceAfter=No").replace("\t", " "), *_DONT[4:])))
+_explain("text-form-mismatch", _SPELL + " A FORM that differs from the text (a typo corrected in one and not the "
+         "other) breaks the alignment there.",
+         "Make the FORM (column 2) and `# text` agree: correct whichever is wrong; the quick fix rewrites "
+         "`# text` from the FORMs (`annoscore fix --select text-form-mismatch`).",
+         Example(_with(_DOGS, _cell(_DOGS, 2, "Hogs")), also=("text-extra-chars",)))
+_explain("missing-spaceafter", _SPELL + " Where the text has no space after a token, its MISC must say "
+         "SpaceAfter=No.",
+         "Add `SpaceAfter=No` to the token's MISC (column 10), or a space to `# text` if one belongs there; "
+         "`annoscore fix` adds the SpaceAfter where the text is right.",
+         Example(_with(_BARK, _cell(_BARK, 10, "_"))))
+_explain("text-extra-chars", _SPELL + " Text left over after the last FORM is text with no token.",
+         "Add the tokens for the rest of `# text`, or delete it from `# text`: the quick fix rewrites `# text` "
+         "from the FORMs (`annoscore fix --select text-extra-chars`).",
+         Example(_GOOD.replace("# text = Dogs bark.", "# text = Dogs bark. Woof.")))
