@@ -477,3 +477,287 @@ _explain("text-extra-chars", _SPELL + " Text left over after the last FORM is te
          "Add the tokens for the rest of `# text`, or delete it from `# text`: the quick fix rewrites `# text` "
          "from the FORMs (`annoscore fix --select text-extra-chars`).",
          Example(_GOOD.replace("# text = Dogs bark.", "# text = Dogs bark. Woof.")))
+
+# --------------------------------------------------------------------------
+# Level 3: the guidelines' rules on relations, parts of speech and the tree's
+# shape.  The examples have no features (FEATS _), which the rules that need
+# features then leave alone.
+
+def _s3(text: str, *tokens: str, **kwargs) -> str:
+    """A sentence of a level-3 example: tokens as in `conllu`, whose last token ("." unless said) ends it."""
+    return sentence(text, *tokens, **kwargs)
+
+
+_THE_DOG = ("The dog barks.", "1 The the DET _ _ 2 det _ _", "2 dog dog NOUN _ _ 3 nsubj _ _",
+            "3 barks bark VERB _ _ 0 root _ SpaceAfter=No", "4 . . PUNCT _ _ 3 punct _ _")
+
+
+def _the_dog(k: int, line: str) -> str:
+    """"The dog barks." with its token ``k`` (1-based) replaced."""
+    tokens = list(_THE_DOG[1:])
+    tokens[k - 1] = line
+    return _s3(_THE_DOG[0], *tokens)
+
+
+_GUIDELINES = ("The UD guidelines tie relations to parts of speech and shapes of tree, so that one construction "
+               "is annotated one way in every treebank: this combination is one they rule out, and usually a "
+               "wrong UPOS or DEPREL.")
+_REL_UPOS = ("{rel} is a relation of {what}: a word attached as {rel} with another UPOS has a wrong UPOS or a "
+             "wrong DEPREL. " + _GUIDELINES.split(": ")[0] + ".")
+
+
+def _rel_upos(test_id: str, rel: str, what: str, upos: str, example: Example) -> None:
+    _explain(test_id, _REL_UPOS.format(rel=f"`{rel}`", what=what),
+             f"Correct the word's UPOS (column 4: {upos}) if the relation is right, or its DEPREL (column 8) if "
+             "the part of speech is.", example)
+
+
+_rel_upos("rel-upos-det", "det", "determiners", "DET, or PRON for a pronominal determiner",
+          Example(_the_dog(1, "1 The the ADJ _ _ 2 det _ _")))
+_rel_upos("rel-upos-nummod", "nummod", "numerals", "NUM (NOUN or SYM where a numeral is one)",
+          Example(_s3("Two dogs bark.", "1 Two two ADJ _ _ 2 nummod _ _", "2 dogs dog NOUN _ _ 3 nsubj _ _",
+                      "3 bark bark VERB _ _ 0 root _ SpaceAfter=No", "4 . . PUNCT _ _ 3 punct _ _")))
+_rel_upos("rel-upos-advmod", "advmod", "adverbs (ADV, and ADJ, CCONJ, DET, PART or SYM used as one)", "ADV",
+          Example(_s3("Dogs bark loudly.", "1 Dogs dog NOUN _ _ 2 nsubj _ _", "2 bark bark VERB _ _ 0 root _ _",
+                      "3 loudly loudly NOUN _ _ 2 advmod _ SpaceAfter=No", "4 . . PUNCT _ _ 2 punct _ _")))
+_rel_upos("rel-upos-expl", "expl", "expletive pronouns (PRON, DET or PART)", "PRON",
+          Example(_s3("There is a dog.", "1 There there ADV _ _ 2 expl _ _", "2 is be VERB _ _ 0 root _ _",
+                      "3 a a DET _ _ 4 det _ _", "4 dog dog NOUN _ _ 2 nsubj _ SpaceAfter=No",
+                      "5 . . PUNCT _ _ 2 punct _ _")))
+_rel_upos("rel-upos-aux", "aux", "auxiliaries (AUX)", "AUX",
+          Example(_s3("Dogs can bark.", "1 Dogs dog NOUN _ _ 3 nsubj _ _", "2 can can VERB _ _ 3 aux _ _",
+                      "3 bark bark VERB _ _ 0 root _ SpaceAfter=No", "4 . . PUNCT _ _ 3 punct _ _")))
+_rel_upos("rel-upos-cop", "cop", "copulas (AUX, or PRON, DET where a pronoun is the copula)", "AUX",
+          Example(_s3("Dogs are loud.", "1 Dogs dog NOUN _ _ 3 nsubj _ _", "2 are be VERB _ _ 3 cop _ _",
+                      "3 loud loud ADJ _ _ 0 root _ SpaceAfter=No", "4 . . PUNCT _ _ 3 punct _ _")))
+_rel_upos("rel-upos-case", "case", "adpositions and other case markers (not PROPN, ADJ, PRON, DET, NUM or AUX)",
+          "ADP", Example(_s3("Dogs bark at cats.", "1 Dogs dog NOUN _ _ 2 nsubj _ _", "2 bark bark VERB _ _ 0 root _ _",
+                             "3 at at PRON _ _ 4 case _ _", "4 cats cat NOUN _ _ 2 obl _ SpaceAfter=No",
+                             "5 . . PUNCT _ _ 2 punct _ _")))
+_rel_upos("rel-upos-mark", "mark", "subordinating markers (SCONJ, ADP, PART …; not nominals, AUX or INTJ)", "SCONJ",
+          Example(_s3("Dogs bark if cats come.", "1 Dogs dog NOUN _ _ 2 nsubj _ _", "2 bark bark VERB _ _ 0 root _ _",
+                      "3 if if NOUN _ _ 5 mark _ _", "4 cats cat NOUN _ _ 5 nsubj _ _",
+                      "5 come come VERB _ _ 2 advcl _ SpaceAfter=No", "6 . . PUNCT _ _ 2 punct _ _")))
+_rel_upos("rel-upos-cc", "cc", "coordinating conjunctions (CCONJ and the like; not nominals, verbs or INTJ)",
+          "CCONJ", Example(_s3("Dogs and cats bark.", "1 Dogs dog NOUN _ _ 4 nsubj _ _", "2 and and VERB _ _ 3 cc _ _",
+                               "3 cats cat NOUN _ _ 1 conj _ _", "4 bark bark VERB _ _ 0 root _ SpaceAfter=No",
+                               "5 . . PUNCT _ _ 4 punct _ _")))
+_explain("rel-upos-punct", _REL_UPOS.format(rel="`punct`", what="punctuation (PUNCT)"),
+         "Make the word's UPOS PUNCT (column 4) if it is punctuation; a symbol (SYM) or word attaches otherwise "
+         "(DEPREL, column 8).",
+         Example(_the_dog(4, "4 . . SYM _ _ 3 punct _ _")))
+_explain("upos-rel-punct", "Punctuation (UPOS PUNCT) attaches as `punct` (or is the root of a sentence of "
+         "punctuation only): another relation means a wrong UPOS or a wrong DEPREL. "
+         + _GUIDELINES.split(": ")[0] + ".",
+         "Make the DEPREL `punct` (column 8), or correct UPOS (column 4) if the word is not punctuation.",
+         Example(_the_dog(4, "4 . . PUNCT _ _ 3 dep _ _")))
+_explain("rel-upos-fixed", "`fixed` is for grammaticalized function-word expressions (`because of`, `as well "
+         "as`); a proper noun of several words (`New York`) is `flat`.",
+         "Attach the name's other words with `flat` (DEPREL, column 8), or correct the UPOS (column 4) if the word "
+         "is not a proper noun.",
+         Example(_s3("Dogs love New York.", "1 Dogs dog NOUN _ _ 2 nsubj _ _", "2 love love VERB _ _ 0 root _ _",
+                     "3 New New PROPN _ ExtPos=PROPN 2 obj _ _", "4 York York PROPN _ _ 3 fixed _ SpaceAfter=No",
+                     "5 . . PUNCT _ _ 2 punct _ _")))
+_explain("fixed-without-extpos", "A `fixed` expression acts as one word of another category (`because of` as an "
+         "adposition): the head's ExtPos feature says which, so that the rules on relations and parts of speech "
+         "judge the expression, not its first word.",
+         "Add `ExtPos=…` to the expression's head's FEATS (column 6), the UPOS of the whole (`ExtPos=ADP` for "
+         "`because of`).",
+         Example(_s3("Dogs bark because of cats.", "1 Dogs dog NOUN _ _ 2 nsubj _ _",
+                     "2 bark bark VERB _ _ 0 root _ _", "3 because because SCONJ _ _ 5 case _ _",
+                     "4 of of ADP _ _ 3 fixed _ _", "5 cats cat NOUN _ _ 2 obl _ SpaceAfter=No",
+                     "6 . . PUNCT _ _ 2 punct _ _")))
+
+
+def _left_headed(rel: str, what: str, example: Example) -> None:
+    _explain(f"right-to-left-{rel}", f"`{rel}` is annotated left to right in every language ({what}): the first "
+             "word is the head and the others attach to it. A treebank that annotates otherwise cannot be "
+             "compared or searched with the others.",
+             f"Make the first word the head: attach the later word(s) to it with `{rel}` (HEAD, column 7) and "
+             "give the first word the relation the whole had.", example)
+
+
+_left_headed("conj", "the first conjunct heads a coordination",
+             Example(_s3("Dogs and cats bark.", "1 Dogs dog NOUN _ _ 3 conj _ _", "2 and and CCONJ _ _ 3 cc _ _",
+                         "3 cats cat NOUN _ _ 4 nsubj _ _", "4 bark bark VERB _ _ 0 root _ SpaceAfter=No",
+                         "5 . . PUNCT _ _ 4 punct _ _")))
+_left_headed("fixed", "the first word heads a fixed expression",
+             Example(_s3("Dogs bark because of cats.", "1 Dogs dog NOUN _ _ 2 nsubj _ _",
+                         "2 bark bark VERB _ _ 0 root _ _", "3 because because SCONJ _ _ 4 fixed _ _",
+                         "4 of of ADP _ ExtPos=ADP 5 case _ _", "5 cats cat NOUN _ _ 2 obl _ SpaceAfter=No",
+                         "6 . . PUNCT _ _ 2 punct _ _")))
+_left_headed("flat", "the first word heads a name or other flat expression",
+             Example(_s3("Dogs love John Smith.", "1 Dogs dog NOUN _ _ 2 nsubj _ _", "2 love love VERB _ _ 0 root _ _",
+                         "3 John John PROPN _ _ 4 flat _ _", "4 Smith Smith PROPN _ _ 2 obj _ SpaceAfter=No",
+                         "5 . . PUNCT _ _ 2 punct _ _")))
+_left_headed("goeswith", "the first part heads a word split in the text",
+             Example(_s3("Dogs bark every where.", "1 Dogs dog NOUN _ _ 2 nsubj _ _", "2 bark bark VERB _ _ 0 root _ _",
+                         "3 every _ X _ _ 4 goeswith _ _", "4 where everywhere ADV _ _ 2 advmod _ SpaceAfter=No",
+                         "5 . . PUNCT _ _ 2 punct _ _"), also=("goeswith-gap",)))
+_left_headed("appos", "the first nominal heads an apposition",
+             Example(_s3("John, my friend, barks.", "1 John John PROPN _ _ 4 appos _ SpaceAfter=No",
+                         "2 , , PUNCT _ _ 1 punct _ _", "3 my my PRON _ _ 4 nmod:poss _ _",
+                         "4 friend friend NOUN _ _ 6 nsubj _ SpaceAfter=No", "5 , , PUNCT _ _ 4 punct _ _",
+                         "6 barks bark VERB _ _ 0 root _ SpaceAfter=No", "7 . . PUNCT _ _ 6 punct _ _")))
+
+_explain("too-many-subjects", "A predicate has one subject (an outer subject, `nsubj:outer`, apart): two mean one "
+         "of them is something else: a conjunct, an object, a dislocated or an outer subject.",
+         "Find which word is the subject; attach the other with its own relation (`conj` to the first subject, "
+         "`obj`, `dislocated`, or the `:outer` subtype where the language has double subjects).",
+         Example(_s3("Dogs cats bark.", "1 Dogs dog NOUN _ _ 3 nsubj _ _", "2 cats cat NOUN _ _ 3 nsubj _ _",
+                     "3 bark bark VERB _ _ 0 root _ SpaceAfter=No", "4 . . PUNCT _ _ 3 punct _ _")))
+_explain("too-many-objects", "A predicate has one direct object (`obj`); the second object of a ditransitive verb "
+         "is `iobj`, and others are conjuncts or obliques.",
+         "Attach the other object with its own relation: `iobj` for the recipient, `conj` to the first object, "
+         "`obl` with a preposition.",
+         Example(_s3("Dogs chase cats mice.", "1 Dogs dog NOUN _ _ 2 nsubj _ _", "2 chase chase VERB _ _ 0 root _ _",
+                     "3 cats cat NOUN _ _ 2 obj _ _", "4 mice mouse NOUN _ _ 2 obj _ SpaceAfter=No",
+                     "5 . . PUNCT _ _ 2 punct _ _")))
+_explain("obl-should-be-nmod", "`obl` is a nominal attached to a predicate; attached to a noun, it is a nominal "
+         "modifier, `nmod`. The two are told apart by the head's part of speech, and the scores count them as "
+         "different relations.",
+         "Make the DEPREL `nmod` (column 8), or attach the word to the predicate it modifies (HEAD, column 7).",
+         Example(_s3("The dog in the house barks.", "1 The the DET _ _ 2 det _ _", "2 dog dog NOUN _ _ 6 nsubj _ _",
+                     "3 in in ADP _ _ 5 case _ _", "4 the the DET _ _ 5 det _ _", "5 house house NOUN _ _ 2 obl _ _",
+                     "6 barks bark VERB _ _ 0 root _ SpaceAfter=No", "7 . . PUNCT _ _ 6 punct _ _")))
+_explain("orphan-parent", "`orphan` attaches the remnant of an elided predicate (gapping: `Dogs bark, and cats "
+         "Ø meow`) to the remnant promoted in its place, which is itself a conjunct or another clause: under "
+         "anything else it is likely a mistake.",
+         "Check the gapping: the promoted remnant should be `conj` (or `parataxis`, `advcl` …) of the full "
+         "clause; otherwise use the relation the word would have without the ellipsis.",
+         Example(_s3("Dogs bark loud.", "1 Dogs dog NOUN _ _ 2 nsubj _ _", "2 bark bark VERB _ _ 0 root _ _",
+                     "3 loud loud ADV _ _ 1 orphan _ SpaceAfter=No", "4 . . PUNCT _ _ 2 punct _ _")))
+
+
+_LEAF = ("Function words ({rels}) attach to the content word they go with and have no dependents of their own, "
+         "except the few the guidelines allow ({allowed}): a dependent under one usually belongs to its head.")
+
+
+def _leaf(test_id: str, rels: str, allowed: str, example: Example) -> None:
+    _explain(test_id, _LEAF.format(rels=rels, allowed=allowed),
+             "Attach the dependent to the function word's head (HEAD, column 7), the content word; or, if the "
+             "function word is really the head, correct its DEPREL (column 8).", example)
+
+
+_leaf("leaf-mark-case", "`case`, `mark`", "`advmod`, `obl`, `fixed`, `goeswith`, `conj`, `cc`, `punct`",
+      Example(_s3("Dogs bark at the cats.", "1 Dogs dog NOUN _ _ 2 nsubj _ _", "2 bark bark VERB _ _ 0 root _ _",
+                  "3 at at ADP _ _ 5 case _ _", "4 the the DET _ _ 3 det _ _", "5 cats cat NOUN _ _ 2 obl _ SpaceAfter=No",
+                  "6 . . PUNCT _ _ 2 punct _ _")))
+_leaf("leaf-aux-cop", "`aux`, `cop`", "`fixed`, `goeswith`, `conj`, `cc`, `punct`",
+      Example(_s3("Dogs can bark.", "1 Dogs dog NOUN _ _ 2 nsubj _ _", "2 can can AUX _ _ 3 aux _ _",
+                  "3 bark bark VERB _ _ 0 root _ SpaceAfter=No", "4 . . PUNCT _ _ 3 punct _ _")))
+_leaf("leaf-det", "`det`", "`det`, `case`, `advmod`, `obl`, `clf`, `fixed`, `flat`, `compound`, `conj`, `cc`, `punct` "
+      "…", Example(_s3("The dog barks.", "1 The the DET _ _ 2 det _ _", "2 dog dog NOUN _ _ 0 root _ _",
+                      "3 barks bark VERB _ _ 1 acl _ SpaceAfter=No", "4 . . PUNCT _ _ 2 punct _ _")))
+_leaf("leaf-clf", "`clf`", "`advmod`, `obl`, `fixed`, `goeswith`, `conj`, `cc`, `punct`",
+      Example(_s3("Three head cattle graze.", "1 Three three NUM _ _ 3 nummod _ _", "2 head head NOUN _ _ 3 clf _ _",
+                  "3 cattle cattle NOUN _ _ 4 nsubj _ _", "4 graze graze VERB _ _ 0 root _ SpaceAfter=No",
+                  "5 . . PUNCT _ _ 4 punct _ _").replace("1\tThree\tthree\tNUM\t_\t_\t3", "1\tThree\tthree\tNUM\t_\t_\t2")))
+_leaf("leaf-cc", "`cc`", "`fixed`, `goeswith`, `conj`, `punct`",
+      Example(_s3("Dogs and the cats bark.", "1 Dogs dog NOUN _ _ 5 nsubj _ _", "2 and and CCONJ _ _ 4 cc _ _",
+                  "3 the the DET _ _ 2 det _ _", "4 cats cat NOUN _ _ 1 conj _ _",
+                  "5 bark bark VERB _ _ 0 root _ SpaceAfter=No", "6 . . PUNCT _ _ 5 punct _ _")))
+_leaf("leaf-fixed", "`fixed`", "`goeswith`, `conj`, `punct`",
+      Example(_s3("Dogs bark because of the cats.", "1 Dogs dog NOUN _ _ 2 nsubj _ _",
+                  "2 bark bark VERB _ _ 0 root _ _", "3 because because SCONJ _ ExtPos=ADP 6 case _ _",
+                  "4 of of ADP _ _ 3 fixed _ _", "5 the the DET _ PronType=Art 4 det _ _",
+                  "6 cats cat NOUN _ _ 2 obl _ SpaceAfter=No", "7 . . PUNCT _ _ 2 punct _ _")))
+_leaf("leaf-goeswith", "`goeswith`", "none",
+      Example(_s3("Dogs bark every where.", "1 Dogs dog NOUN _ _ 2 nsubj _ _", "2 bark bark VERB _ _ 0 root _ _",
+                  "3 every everywhere ADV _ _ 2 advmod _ _", "4 where _ X _ _ 3 goeswith _ SpaceAfter=No",
+                  "5 . . PUNCT _ _ 4 punct _ _")))
+_leaf("leaf-punct", "`punct`", "another `punct`",
+      Example(_s3("Dogs bark.", "1 Dogs dog NOUN _ _ 2 nsubj _ _", "2 bark bark VERB _ _ 0 root _ SpaceAfter=No",
+                  "3 . . PUNCT _ _ 2 punct _ _").replace("1\tDogs\tdog\tNOUN\t_\t_\t2", "1\tDogs\tdog\tNOUN\t_\t_\t3")))
+
+_GOESWITH = ("`goeswith` joins the parts of one word the text splits by mistake (`every where` for "
+             "`everywhere`): the first part carries the word's annotation (LEMMA, UPOS, FEATS, with Typo=Yes), "
+             "the others are `goeswith` parts with nothing of their own.")
+_GW = ("1 Dogs dog NOUN _ _ 2 nsubj _ _", "2 bark bark VERB _ _ 0 root _ _")
+
+
+def _goeswith(every: str, where: str, stop: str = "5 . . PUNCT _ _ 2 punct _ _") -> str:
+    return _s3("Dogs bark every where.", *_GW, every, where, stop)
+
+
+_EVERY = "3 every everywhere ADV _ _ 2 advmod _ _"
+_WHERE = "4 where _ X _ _ 3 goeswith _ SpaceAfter=No"
+_explain("goeswith-lemma", _GOESWITH, "Write `_` in the LEMMA (column 3) of the `goeswith` part; the first part "
+         "has the whole word's lemma.",
+         Example(_goeswith(_EVERY, _WHERE.replace("_ X", "where X"))))
+_explain("goeswith-upos", _GOESWITH, "Write `X` in the UPOS (column 4) of the `goeswith` part; the first part has "
+         "the whole word's UPOS.",
+         Example(_goeswith(_EVERY, _WHERE.replace("_ X", "_ ADV"))))
+_explain("goeswith-feats", _GOESWITH, "Write `_` in the FEATS (column 6) of the `goeswith` part; the first part "
+         "has the whole word's features.",
+         Example(_goeswith(_EVERY.replace("ADV _ _", "ADV _ Typo=Yes"), _WHERE.replace("X _ _", "X _ Typo=Yes"))))
+_explain("goeswith-gap", _GOESWITH + " Its parts are adjacent: a word between them is no part of the word.",
+         "Attach the parts of the split word, and only them, with `goeswith` (HEAD, column 7); the word between "
+         "takes its own relation.",
+         Example(_s3("Dogs bark every loud where.", *_GW, _EVERY, "4 loud loud ADV _ _ 2 advmod _ _",
+                     "5 where _ X _ _ 3 goeswith _ SpaceAfter=No", "6 . . PUNCT _ _ 2 punct _ _")))
+_explain("goeswith-nospace", _GOESWITH + " The parts are separate tokens because a space separates them in the "
+         "text: without one (SpaceAfter=No), the text was tokenized wrongly, not written wrongly.",
+         "Make the parts one token (one FORM), or, if the text has the space, delete SpaceAfter=No from the first "
+         "part's MISC.",
+         Example(_s3("Dogs bark everywhere.", *_GW, "3 every everywhere ADV _ _ 2 advmod _ SpaceAfter=No", _WHERE,
+                     "5 . . PUNCT _ _ 2 punct _ _")))
+_explain("goeswith-missing-typo", _GOESWITH + " A treebank with features marks the whole word `Typo=Yes`, so the "
+         "misspelling can be found.",
+         "Add `Typo=Yes` to the FEATS (column 6) of the first part (the head of the `goeswith` parts).",
+         Example(_goeswith(_EVERY, _WHERE, "5 . . PUNCT _ _ 2 punct _ _").replace(
+             "1\tDogs\tdog\tNOUN\t_\t_", "1\tDogs\tdog\tNOUN\t_\tNumber=Plur")))
+_explain("fixed-gap", "A `fixed` expression is a run of words (`as well as`): a word between its parts (other than "
+         "punctuation) makes it no fixed expression.",
+         "Attach with `fixed` only the adjacent words of the expression; the word between takes its own "
+         "relation, and the rest a relation of their own (HEAD and DEPREL, columns 7-8).",
+         Example(_s3("Dogs bark because really of cats.", "1 Dogs dog NOUN _ _ 2 nsubj _ _",
+                     "2 bark bark VERB _ _ 0 root _ _", "3 because because SCONJ _ ExtPos=ADP 6 case _ _",
+                     "4 really really ADV _ _ 2 advmod _ _", "5 of of ADP _ _ 3 fixed _ _",
+                     "6 cats cat NOUN _ _ 2 obl _ SpaceAfter=No", "7 . . PUNCT _ _ 2 punct _ _")))
+_explain("flat-foreign-upos-feats", "`flat:foreign` joins the words of a foreign expression that is not analysed "
+         "in the language's grammar: its words are UPOS X with the feature Foreign=Yes only.",
+         "Write `X` in UPOS (column 4) and `Foreign=Yes` in FEATS (column 6) of both words of the relation; or, "
+         "if the words are analysed, use the relations of their analysis.",
+         Example(_s3("Dogs say hola amigos.", "1 Dogs dog NOUN _ _ 2 nsubj _ _", "2 say say VERB _ _ 0 root _ _",
+                     "3 hola hola X _ Foreign=Yes 2 obj _ _", "4 amigos amigo NOUN _ _ 3 flat:foreign _ SpaceAfter=No",
+                     "5 . . PUNCT _ _ 2 punct _ _")))
+_explain("pron-det-without-prontype", "A pronoun or determiner says which kind it is (PronType: Prs, Dem, Int, "
+         "Art …) in a treebank with features: without it, searches by kind miss it.",
+         "Add `PronType=…` to the word's FEATS (column 6), sorted among the others (`Definite=Def|PronType=Art` "
+         "for `the`).",
+         Example(_s3("The dog barks.", "1 The the DET _ Definite=Def 2 det _ _", "2 dog dog NOUN _ Number=Sing 3 nsubj _ _",
+                     "3 barks bark VERB _ Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin 0 root _ SpaceAfter=No",
+                     "4 . . PUNCT _ _ 3 punct _ _")))
+_explain("verbform-fin-without-mood", "A finite verb (VerbForm=Fin) has a mood (Mood=Ind, Imp, Sub …): without "
+         "it the features contradict each other to tools that derive one from the other.",
+         "Add `Mood=…` to the verb's FEATS (column 6), sorted among the others; or correct VerbForm if the verb "
+         "is not finite.",
+         Example(_s3("The dog barks.", "1 The the DET _ Definite=Def|PronType=Art 2 det _ _",
+                     "2 dog dog NOUN _ Number=Sing 3 nsubj _ _",
+                     "3 barks bark VERB _ Number=Sing|Person=3|Tense=Pres|VerbForm=Fin 0 root _ SpaceAfter=No",
+                     "4 . . PUNCT _ _ 3 punct _ _")))
+_explain("0-is-not-root", "The word attached to 0 is the sentence's root and has the relation `root`: another "
+         "relation there, or the relation `root` elsewhere, is a tree the guidelines and the LAS read "
+         "differently.",
+         "Give the word with HEAD 0 the DEPREL `root` (column 8), or attach it to its real head.",
+         Example(_the_dog(3, "3 barks bark VERB _ _ 0 dep _ SpaceAfter=No")))
+_explain("root-is-not-0", "Only the word attached to 0 has the relation `root`: a `root` under another word is "
+         "a wrong DEPREL, or a wrong HEAD.",
+         "Give the word its real relation to its head (DEPREL, column 8), or HEAD 0 if it is the root (and then "
+         "attach the old root to it).",
+         Example(_the_dog(2, "2 dog dog NOUN _ _ 3 root _ _")))
+_explain("punct-is-nonproj", "Punctuation attaches so that the tree stays projective: a `punct` arc that crosses "
+         "over words its head does not dominate is almost always attached to the wrong word.",
+         "Attach the punctuation to a word next to it in the tree: usually the head of the phrase or clause it "
+         "closes or separates (HEAD, column 7).",
+         Example(_s3("Dogs , bark loudly", "1 Dogs dog NOUN _ _ 3 nsubj _ _", "2 , , PUNCT _ _ 4 punct _ _",
+                     "3 bark bark VERB _ _ 0 root _ _", "4 loudly loudly ADV _ _ 3 advmod _ _")))
+_explain("punct-causes-nonproj", "An arc that crosses over punctuation whose head it does not also cross makes the "
+         "tree non-projective because of the punctuation's place: usually the punctuation is attached to the "
+         "wrong word.",
+         "Reattach the punctuation (HEAD, column 7) to a word inside the arc that crosses it, usually the head of "
+         "the phrase it belongs to, or correct the crossing arc.",
+         Example(_s3("Bark dogs , loudly now", "1 Bark bark VERB _ _ 0 root _ _", "2 dogs dog NOUN _ _ 1 nsubj _ _",
+                     "3 , , PUNCT _ _ 5 punct _ _", "4 loudly loudly ADV _ _ 2 advmod _ _",
+                     "5 now now ADV _ _ 1 advmod _ _"), also=("punct-is-nonproj",)))
