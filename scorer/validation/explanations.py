@@ -761,3 +761,140 @@ _explain("punct-causes-nonproj", "An arc that crosses over punctuation whose hea
          Example(_s3("Bark dogs , loudly now", "1 Bark bark VERB _ _ 0 root _ _", "2 dogs dog NOUN _ _ 1 nsubj _ _",
                      "3 , , PUNCT _ _ 5 punct _ _", "4 loudly loudly ADV _ _ 2 advmod _ _",
                      "5 now now ADV _ _ 1 advmod _ _"), also=("punct-is-nonproj",)))
+
+# The enhanced graph of "Dogs bark and howl.", which differs from the basic tree (the shared subject).
+_HOWL = ("Dogs bark and howl.", "1 Dogs dog NOUN _ _ 2 nsubj 2:nsubj|4:nsubj _", "2 bark bark VERB _ _ 0 root 0:root _",
+         "3 and and CCONJ _ _ 4 cc 4:cc _", "4 howl howl VERB _ _ 2 conj 2:conj:and SpaceAfter=No",
+         "5 . . PUNCT _ _ 2 punct 2:punct _")
+
+
+def _howl(k: int, line: str) -> str:
+    tokens = list(_HOWL[1:])
+    tokens[k - 1] = line
+    return _s3(_HOWL[0], *tokens)
+
+
+# Gapping ("cats [eat] fish"): with an empty node for the elided verb, or with orphan in the enhanced graph.
+_GAPPING = "Dogs eat meat and cats fish."
+_GAP_START = ("1 Dogs dog NOUN _ _ 2 nsubj 2:nsubj _", "2 eat eat VERB _ _ 0 root 0:root _",
+              "3 meat meat NOUN _ _ 2 obj 2:obj _")
+_WITH_EMPTY_NODE = sentence(_GAPPING, *_GAP_START, "4 and and CCONJ _ _ 5 cc 5.1:cc _",
+                            "5 cats cat NOUN _ _ 2 conj 5.1:nsubj _", "5.1 eat eat VERB _ _ _ _ 2:conj:and _",
+                            "6 fish fish NOUN _ _ 5 orphan 5.1:obj SpaceAfter=No", "7 . . PUNCT _ _ 2 punct 2:punct _")
+_WITH_ORPHAN = sentence(_GAPPING, *_GAP_START, "4 and and CCONJ _ _ 5 cc 5:cc _",
+                        "5 cats cat NOUN _ _ 2 conj 2:conj:and _", "6 fish fish NOUN _ _ 5 orphan 5:orphan SpaceAfter=No",
+                        "7 . . PUNCT _ _ 2 punct 2:punct _", sent_id="2")
+_GAPPING_WHY = ("Gapping is annotated in the enhanced graph one way per treebank: an empty node for the elided "
+                "predicate (the remnants attach to it), or `orphan` as in the basic tree. Both in one treebank "
+                "means the two halves were annotated by different conventions.")
+
+_explain("enhanced-0-is-not-root", "The node attached to 0 in the enhanced graph has the relation `root`, as in "
+         "the basic tree: another relation there is no graph the ELAS score or the guidelines read.",
+         "Write `0:root` in the DEPS (column 9) of the sentence's root.",
+         Example(_howl(2, "2 bark bark VERB _ _ 0 root 0:dep _")))
+_explain("enhanced-root-is-not-0", "Only an enhanced relation to 0 is `root`: `root` under another node is a wrong "
+         "relation, or a wrong head.",
+         "Give the DEPS item its real relation (`2:punct`), or make its head 0 if the node is the root.",
+         Example(_howl(5, "5 . . PUNCT _ _ 2 punct 2:root _")))
+_explain("goeswith-edeps", _GOESWITH + " In the enhanced graph too, a `goeswith` part has only its `goeswith` "
+         "relation.",
+         "Make the `goeswith` part's DEPS (column 9) its basic relation only (`3:goeswith`); the first part has the "
+         "word's enhanced relations.",
+         Example(_s3("Dogs bark every where.", "1 Dogs dog NOUN _ _ 2 nsubj 2:nsubj _", "2 bark bark VERB _ _ 0 root 0:root _",
+                     "3 every everywhere ADV _ _ 2 advmod 2:advmod _",
+                     "4 where _ X _ _ 3 goeswith 2:advmod|3:goeswith SpaceAfter=No", "5 . . PUNCT _ _ 2 punct 2:punct _")))
+_explain("edeps-identical-to-basic-trees", "An enhanced graph that copies the basic tree in every sentence adds "
+         "nothing: it doubles the file's relations and makes the treebank look enhanced when it is not.",
+         "Write `_` in DEPS (column 9) everywhere, or add the enhancements (shared subjects and objects, "
+         "propagated conjuncts, case-marked relations such as `obl:in`).",
+         Example(_enhanced()))
+_explain("eorphan-after-empty-node", _GAPPING_WHY + " Here an `orphan` in DEPS follows a sentence that uses an "
+         "empty node.",
+         "Annotate gapping as the treebank's first such sentence does: add an empty node for the elided predicate "
+         "and attach the remnants to it in DEPS (or the other way round throughout).",
+         Example(_WITH_EMPTY_NODE + _WITH_ORPHAN))
+_explain("empty-node-after-eorphan", _GAPPING_WHY + " Here an empty node follows a sentence with an `orphan` in "
+         "DEPS.",
+         "Annotate gapping one way throughout: with empty nodes (then no `orphan` in DEPS) or with `orphan` (then "
+         "no empty nodes).",
+         Example(_WITH_ORPHAN.replace("# sent_id = 2", "# sent_id = 1") + _WITH_EMPTY_NODE.replace(
+             "# sent_id = 1", "# sent_id = 2")))
+
+# --------------------------------------------------------------------------
+# Levels 4-5: the language's own lists (UD's documentation of each
+# language: features, relations, words with spaces, auxiliaries).
+
+_EN = ("--lang", "en")
+_LANGUAGE = ("Level 4 holds a treebank to what UD documents for its language: a feature, relation or value that "
+             "is not documented is a typo or an innovation, and a new one must be documented (on the UD "
+             "website, through the validator's data) before a release accepts it.")
+
+
+def _en(*tokens: str, text: str = _TEXT, level: int | None = None) -> Example:
+    return Example(sentence(text, *tokens), args=_EN, level=level)
+
+
+_explain("feature-unknown", _LANGUAGE + " This feature is not documented for the language at all.",
+         "Use a feature the language documents (the UD page of its features), correct its spelling, or document "
+         "it for the language.",
+         _en(_cell(_DOGS, 6, "Animacy=Anim|Number=Plur").replace("\t", " "), _BARK, _STOP))
+_explain("feature-not-permitted", _LANGUAGE + " This feature is documented but not permitted in the language (the "
+         "language named by the word's `Lang=`, here).",
+         "Remove the feature from FEATS (column 6), or have it permitted for the language in UD's documentation.",
+         _en(_cell(_cell(_DOGS, 6, "Number=Plur|PossNumber=Sing"), 10, "Lang=fr").replace("\t", " "), _BARK, _STOP))
+_explain("feature-value-unknown", _LANGUAGE + " The feature is documented, this value of it is not.",
+         "Use one of the values the language documents for the feature (`Number=Sing` or `Plur` in English), or "
+         "document the new value.",
+         _en(_cell(_DOGS, 6, "Number=Dual").replace("\t", " "), _BARK, _STOP))
+_explain("feature-upos-not-permitted", _LANGUAGE + " The feature is documented, but not for words of this UPOS.",
+         "Remove the feature from this word's FEATS (column 6), or correct its UPOS (column 4) if the feature is "
+         "right.",
+         _en(_cell(_DOGS, 6, "Number=Plur|Tense=Pres").replace("\t", " "), _BARK, _STOP))
+_explain("feature-value-upos-not-permitted", _LANGUAGE + " The feature and value are documented, but not this "
+         "value with this UPOS.",
+         "Correct the value, remove the feature, or correct the UPOS (column 4).",
+         _en(_cell(_DOGS, 6, "Case=Nom|Number=Plur").replace("\t", " "), _BARK, _STOP))
+_explain("mwt-typo-repeated-at-word", "Typo=Yes marks a misspelt token once: on a multiword token it covers its "
+         "words, and repeating it on them counts the typo twice.",
+         "Remove `Typo=Yes` from the words' FEATS, keeping it on the multiword token's line (or the other way "
+         "round).",
+         Example(sentence("Dogs dont bark.", "1 Dogs dog NOUN _ Number=Plur 4 nsubj _ _",
+                          "2-3 dont _ _ _ Typo=Yes _ _ _ _",
+                          "2 do do AUX _ Mood=Ind|Number=Plur|Person=3|Tense=Pres|Typo=Yes|VerbForm=Fin 4 aux _ _",
+                          "3 nt not PART _ _ 4 advmod _ _", "4 bark bark VERB _ VerbForm=Inf 0 root _ SpaceAfter=No",
+                          "5 . . PUNCT _ _ 4 punct _ _"), args=_EN))
+_explain("unknown-lang", "`Lang=` in MISC says a word is in another language, whose features and relations are "
+         "then checked: a code UD does not know cannot be checked, and is likely a typo.",
+         "Write the language's ISO code as UD knows it (`Lang=fr`), or remove `Lang=`.",
+         _en(_cell(_DOGS, 10, "Lang=xx").replace("\t", " "), _BARK, _STOP))
+_explain("invalid-word-with-space", "A word with a space in its FORM or LEMMA is allowed only where the language "
+         "lists it (`tospace`, such as numbers in French): elsewhere a space means two tokens.",
+         "Split the token into one token line per word (renumbering the sentence; the quick fix of "
+         "`ids-out-of-sequence` helps), or have the word listed for the language.",
+         _en("\t".join(("1", "New\u00a0York", "New\u00a0York", "PROPN", "_", "Number=Sing", "2", "nsubj", "_", "_")),
+             "2 barks bark VERB _ Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin 0 root _ SpaceAfter=No",
+             _STOP, text="New\u00a0York barks."))
+_explain("unknown-deprel", _LANGUAGE + " This relation subtype is not documented for the language.",
+         "Use the universal relation, or a subtype the language documents (column 8); or document the subtype.",
+         _en(_cell(_DOGS, 8, "nsubj:foo").replace("\t", " "), _BARK, _STOP))
+_explain("unknown-edeprel", _LANGUAGE + " This enhanced relation is not documented for the language (a case "
+         "marker in an enhanced relation, `obl:in`, is always allowed).",
+         "Use an enhanced relation the language documents (column 9), or document it.",
+         Example(_enhanced(dogs="2:nsubj:foo").replace("1\tDogs\tdog\tNOUN\t_\t_", "1\tDogs\tdog\tNOUN\t_\tNumber=Plur")
+                 .replace("2\tbark\tbark\tVERB\t_\t_", "2\tbark\tbark\tVERB\t_\t"
+                          "Mood=Ind|Number=Plur|Person=3|Tense=Pres|VerbForm=Fin"), args=_EN, level=4))
+_explain("aux-lemma", "Level 5 holds auxiliaries to the language's documented list: a word tagged AUX whose lemma "
+         "is not an auxiliary of the language is a main verb mistagged, or an auxiliary not yet documented.",
+         "Tag the word VERB (UPOS, column 4) if it is a main verb, correct its LEMMA (column 3), or document the "
+         "auxiliary for the language.",
+         _en("1 Dogs dog NOUN _ Number=Plur 3 nsubj _ _", "2 want want AUX _ Mood=Ind|Number=Plur|Person=3|Tense=Pres|"
+             "VerbForm=Fin 3 aux _ _", "3 bark bark VERB _ VerbForm=Inf 0 root _ SpaceAfter=No",
+             "4 . . PUNCT _ _ 3 punct _ _", text="Dogs want bark."))
+_explain("cop-lemma", "Level 5 holds copulas to the language's documented list: `cop` is for the copula (`be` in "
+         "English); another verb that links a subject and a predicate is the predicate itself.",
+         "Make the verb the head (its own DEPREL, the predicate its `xcomp`), or correct its LEMMA (column 3) if "
+         "it is a form of the copula.",
+         Example(sentence("Dogs seem loud.", "1 Dogs dog NOUN _ Number=Plur 3 nsubj _ _",
+                      "2 seem seem AUX _ Mood=Ind|Number=Plur|Person=3|Tense=Pres|VerbForm=Fin 3 cop _ _",
+                      "3 loud loud ADJ _ Degree=Pos 0 root _ SpaceAfter=No", "4 . . PUNCT _ _ 3 punct _ _"),
+             args=_EN, also=("aux-lemma",)))
