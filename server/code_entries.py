@@ -148,6 +148,8 @@ def _example_markdown(code: str, example: Example, level: int) -> str:
                        *example.files):
         if name is not None:
             out += [f"`{name}`:\n\n", _block(text)]
+    out.append(_invisible_note([example.text, *([example.gold] if example.gold is not None else []),
+                                *(text for _, text in example.files)]))
     if example.also:
         out.append(f"The same input also reports {', '.join(f'`{c}`' for c in example.also)}.\n\n")
     return "".join(out)
@@ -156,8 +158,19 @@ def _example_markdown(code: str, example: Example, level: int) -> str:
 def _block(text: str) -> str:
     """A file's text as a fenced block (shown as written: TABs kept, bytes that are not UTF-8 as U+FFFD)."""
     shown = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-    shown = "".join(c if c in "\t\n" or c.isprintable() or c == "\ufeff" else f"<U+{ord(c):04X}>" for c in shown)
+    shown = "".join(c if c in "\t\n" or (c.isprintable() and c != "\ufeff") else f"<U+{ord(c):04X}>" for c in shown)
     return "```text\n" + shown.rstrip("\n") + "\n```\n\n"
+
+
+def _invisible_note(texts: list[str]) -> str:
+    """What the blocks' stand-ins mean, when an example holds characters a block cannot show."""
+    notes = []
+    if any(re.search("[\udc80-\udcff]", t) for t in texts):
+        notes.append("`\ufffd` stands for a byte that is not UTF-8")
+    if any(c not in "\t\n" and (not c.isprintable() or c == "\ufeff") and not "\udc80" <= c <= "\udcff"
+           for t in texts for c in t):
+        notes.append("`<U+XXXX>` stands for the invisible character of that code point")
+    return f"In the example, {'; '.join(notes)}.\n\n" if notes else ""
 
 
 def _texts(code: str, why: str, fix: str, example: Example | None, level: int) -> str:

@@ -57,7 +57,7 @@ def test_each_entry_has_its_why_example_and_fix_from_the_registry():
     """The page's entries carry the texts beside each code (scorer/codes.py) and test id
     (scorer/validation/explanations.py): a text changed there and not on the page fails the staleness
     check above; here, that each text there is on the page, in its own entry."""
-    from annoscore.server.code_entries import all_entries, example_of
+    from annoscore.server.code_entries import _block as shown_block, all_entries, example_of
 
     text = (ROOT / "docs" / "reference" / "codes.md").read_text(encoding="utf-8")
     for entry in all_entries():
@@ -68,9 +68,8 @@ def test_each_entry_has_its_why_example_and_fix_from_the_registry():
             assert f"**Why it matters.** {entry.details['why']}" in on_page, entry.anchor
         if entry.details["fix"]:
             assert f"**How to fix it.** {entry.details['fix']}" in on_page, entry.anchor
-        if example is not None:
-            first_token = next(line for line in example.text.split("\n") if line[:1].isdigit() or line == example.text.split("\n")[0])
-            assert first_token.lstrip("\ufeff") in on_page, entry.anchor
+        if example is not None:  # its file as a block, shown as written (a control character by its code point)
+            assert shown_block(example.text) in on_page, entry.anchor
     cycle = text.split("### `cycle`")[1].split("###")[0]
     assert "**Why it matters.**" in cycle and "**How to fix it.**" in cycle
     assert "`annoscore check --level 0 example.conllu` reports `cycle`" in cycle and "```text" in cycle
