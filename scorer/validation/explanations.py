@@ -102,8 +102,9 @@ _explain("extra-empty-line", "No input produces this id: it stands for an empty 
          "row are reported as `empty-sentence`.",
          "Nothing to fix; for two empty lines in a row see `empty-sentence`.")
 _explain("empty-sentence", "One empty line ends a sentence: a second one in a row, or comment lines with no token "
-         "line after them, make an empty sentence, which the official scorer and the UD release refuse. "
-         + _BROKEN.split(": ", 1)[1][0].upper() + _BROKEN.split(": ", 1)[1][1:],
+         "line after them, make an empty sentence, which the official scorer and the UD release refuse; the "
+         "validator stops checking the sentence at level 1, so its other errors stay hidden until this one is "
+         "fixed.",
          "Delete the extra empty line (the quick fix of `format-empty-sentence`, or `annoscore fix --select "
          "format-empty-sentence`), or give the comments their token lines.",
          Example(_GOOD + "\n" + _CATS))
@@ -364,8 +365,9 @@ _explain("unknown-ehead", "A DEPS item's head is a node of the sentence: 0, a wo
          + _EGRAPH.split(": ", 1)[0] + ".",
          "Write the ID of an existing word (or empty node, or 0) before the DEPS item's colon.",
          Example(_enhanced(dogs="4:nsubj")))
-_explain("edeps-only-sometimes", "A treebank has enhanced graphs in every sentence or in none: the ELAS score and "
-         "the UD release read the treebank as having them from the first sentence that does.",
+_explain("edeps-only-sometimes", "A treebank has enhanced graphs in every sentence or in none: in a treebank that has "
+         "them, a sentence with DEPS `_` has no enhanced relations to score (ELAS and EULAS count its words "
+         "as missing or wrong), and users of the graphs cannot tell a sentence not annotated from one left out.",
          "Fill in DEPS (column 9) in every sentence (a copy of HEAD:DEPREL where nothing is enhanced), or write `_` "
          "in all of them.",
          Example(_enhanced() + _CATS))
@@ -502,19 +504,19 @@ def _the_dog(k: int, line: str) -> str:
 _GUIDELINES = ("The UD guidelines tie relations to parts of speech and shapes of tree, so that one construction "
                "is annotated one way in every treebank: this combination is one they rule out, and usually a "
                "wrong UPOS or DEPREL.")
-_REL_UPOS = ("{rel} is a relation of {what}: a word attached as {rel} with another UPOS has a wrong UPOS or a "
-             "wrong DEPREL. " + _GUIDELINES.split(": ")[0] + ".")
+_REL_UPOS = ("{rel} is a relation of {what}. " + _GUIDELINES.split(": ")[0] + ": a word attached as {rel} with "
+             "another UPOS has a wrong UPOS or a wrong DEPREL.")
 
 
 def _rel_upos(test_id: str, rel: str, what: str, upos: str, example: Example) -> None:
     _explain(test_id, _REL_UPOS.format(rel=f"`{rel}`", what=what),
-             f"Correct the word's UPOS (column 4: {upos}) if the relation is right, or its DEPREL (column 8) if "
-             "the part of speech is.", example)
+             f"Correct the word's UPOS (column 4) to {upos} if the relation is right, or its DEPREL (column 8) "
+             "if the part of speech is.", example)
 
 
 _rel_upos("rel-upos-det", "det", "determiners", "DET, or PRON for a pronominal determiner",
           Example(_the_dog(1, "1 The the ADJ _ _ 2 det _ _")))
-_rel_upos("rel-upos-nummod", "nummod", "numerals", "NUM (NOUN or SYM where a numeral is one)",
+_rel_upos("rel-upos-nummod", "nummod", "numerals", "NUM (or NOUN, SYM where a numeral is one)",
           Example(_s3("Two dogs bark.", "1 Two two ADJ _ _ 2 nummod _ _", "2 dogs dog NOUN _ _ 3 nsubj _ _",
                       "3 bark bark VERB _ _ 0 root _ SpaceAfter=No", "4 . . PUNCT _ _ 3 punct _ _")))
 _rel_upos("rel-upos-advmod", "advmod", "adverbs (ADV, and ADJ, CCONJ, DET, PART or SYM used as one)", "ADV",
@@ -546,9 +548,9 @@ _explain("rel-upos-punct", _REL_UPOS.format(rel="`punct`", what="punctuation (PU
          "Make the word's UPOS PUNCT (column 4) if it is punctuation; a symbol (SYM) or word attaches otherwise "
          "(DEPREL, column 8).",
          Example(_the_dog(4, "4 . . SYM _ _ 3 punct _ _")))
-_explain("upos-rel-punct", "Punctuation (UPOS PUNCT) attaches as `punct` (or is the root of a sentence of "
-         "punctuation only): another relation means a wrong UPOS or a wrong DEPREL. "
-         + _GUIDELINES.split(": ")[0] + ".",
+_explain("upos-rel-punct", "Punctuation (UPOS PUNCT) attaches as `punct`, or is the root of a sentence of "
+         "punctuation only. " + _GUIDELINES.split(": ")[0] + ": another relation means a wrong UPOS or a wrong "
+         "DEPREL.",
          "Make the DEPREL `punct` (column 8), or correct UPOS (column 4) if the word is not punctuation.",
          Example(_the_dog(4, "4 . . PUNCT _ _ 3 dep _ _")))
 _explain("rel-upos-fixed", "`fixed` is for grammaticalized function-word expressions (`because of`, `as well "
@@ -600,8 +602,8 @@ _left_headed("appos", "the first nominal heads an apposition",
                          "4 friend friend NOUN _ _ 6 nsubj _ SpaceAfter=No", "5 , , PUNCT _ _ 4 punct _ _",
                          "6 barks bark VERB _ _ 0 root _ SpaceAfter=No", "7 . . PUNCT _ _ 6 punct _ _")))
 
-_explain("too-many-subjects", "A predicate has one subject (an outer subject, `nsubj:outer`, apart): two mean one "
-         "of them is something else: a conjunct, an object, a dislocated or an outer subject.",
+_explain("too-many-subjects", "A predicate has one subject (an outer subject, `nsubj:outer`, apart): two mean "
+         "that one of them is something else (a conjunct, an object, a dislocated or an outer subject).",
          "Find which word is the subject; attach the other with its own relation (`conj` to the first subject, "
          "`obj`, `dislocated`, or the `:outer` subtype where the language has double subjects).",
          Example(_s3("Dogs cats bark.", "1 Dogs dog NOUN _ _ 3 nsubj _ _", "2 cats cat NOUN _ _ 3 nsubj _ _",
@@ -629,21 +631,23 @@ _explain("orphan-parent", "`orphan` attaches the remnant of an elided predicate 
                      "3 loud loud ADV _ _ 1 orphan _ SpaceAfter=No", "4 . . PUNCT _ _ 2 punct _ _")))
 
 
-_LEAF = ("Function words ({rels}) attach to the content word they go with and have no dependents of their own, "
-         "except the few the guidelines allow ({allowed}): a dependent under one usually belongs to its head.")
+_LEAF = ("A word attached as {rels} goes with its head and is a leaf of the tree: it has no dependents of its own"
+         "{allowed}. A dependent under it usually belongs to its head: the guidelines' analyses, and the tools "
+         "and queries written for them, assume the leaf.")
 
 
 def _leaf(test_id: str, rels: str, allowed: str, example: Example) -> None:
+    allowed = "" if allowed == "none" else f" but those the guidelines allow ({allowed})"
     _explain(test_id, _LEAF.format(rels=rels, allowed=allowed),
-             "Attach the dependent to the function word's head (HEAD, column 7), the content word; or, if the "
-             "function word is really the head, correct its DEPREL (column 8).", example)
+             "Attach the dependent to the leaf's own head (HEAD, column 7), usually the content word; or, if the "
+             "leaf is really the head, correct its DEPREL (column 8).", example)
 
 
-_leaf("leaf-mark-case", "`case`, `mark`", "`advmod`, `obl`, `fixed`, `goeswith`, `conj`, `cc`, `punct`",
+_leaf("leaf-mark-case", "`case` or `mark`", "`advmod`, `obl`, `fixed`, `goeswith`, `conj`, `cc`, `punct`",
       Example(_s3("Dogs bark at the cats.", "1 Dogs dog NOUN _ _ 2 nsubj _ _", "2 bark bark VERB _ _ 0 root _ _",
                   "3 at at ADP _ _ 5 case _ _", "4 the the DET _ _ 3 det _ _", "5 cats cat NOUN _ _ 2 obl _ SpaceAfter=No",
                   "6 . . PUNCT _ _ 2 punct _ _")))
-_leaf("leaf-aux-cop", "`aux`, `cop`", "`fixed`, `goeswith`, `conj`, `cc`, `punct`",
+_leaf("leaf-aux-cop", "`aux` or `cop`", "`fixed`, `goeswith`, `conj`, `cc`, `punct`",
       Example(_s3("Dogs can bark.", "1 Dogs dog NOUN _ _ 2 nsubj _ _", "2 can can AUX _ _ 3 aux _ _",
                   "3 bark bark VERB _ _ 0 root _ SpaceAfter=No", "4 . . PUNCT _ _ 3 punct _ _")))
 _leaf("leaf-det", "`det`", "`det`, `case`, `advmod`, `obl`, `clf`, `fixed`, `flat`, `compound`, `conj`, `cc`, `punct` "
@@ -730,7 +734,7 @@ _explain("pron-det-without-prontype", "A pronoun or determiner says which kind i
                      "3 barks bark VERB _ Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin 0 root _ SpaceAfter=No",
                      "4 . . PUNCT _ _ 3 punct _ _")))
 _explain("verbform-fin-without-mood", "A finite verb (VerbForm=Fin) has a mood (Mood=Ind, Imp, Sub …): without "
-         "it the features contradict each other to tools that derive one from the other.",
+         "it the verb's features are incomplete, and searches and conversions that go by mood miss it.",
          "Add `Mood=…` to the verb's FEATS (column 6), sorted among the others; or correct VerbForm if the verb "
          "is not finite.",
          Example(_s3("The dog barks.", "1 The the DET _ Definite=Def|PronType=Art 2 det _ _",
@@ -738,8 +742,8 @@ _explain("verbform-fin-without-mood", "A finite verb (VerbForm=Fin) has a mood (
                      "3 barks bark VERB _ Number=Sing|Person=3|Tense=Pres|VerbForm=Fin 0 root _ SpaceAfter=No",
                      "4 . . PUNCT _ _ 3 punct _ _")))
 _explain("0-is-not-root", "The word attached to 0 is the sentence's root and has the relation `root`: another "
-         "relation there, or the relation `root` elsewhere, is a tree the guidelines and the LAS read "
-         "differently.",
+         "relation there contradicts the tree's shape, so one of its HEAD and DEPREL is wrong (and LAS counts the "
+         "word wrong against a gold that has it right).",
          "Give the word with HEAD 0 the DEPREL `root` (column 8), or attach it to its real head.",
          Example(_the_dog(3, "3 barks bark VERB _ _ 0 dep _ SpaceAfter=No")))
 _explain("root-is-not-0", "Only the word attached to 0 has the relation `root`: a `root` under another word is "
@@ -789,7 +793,8 @@ _GAPPING_WHY = ("Gapping is annotated in the enhanced graph one way per treebank
                 "means the two halves were annotated by different conventions.")
 
 _explain("enhanced-0-is-not-root", "The node attached to 0 in the enhanced graph has the relation `root`, as in "
-         "the basic tree: another relation there is no graph the ELAS score or the guidelines read.",
+         "the basic tree: another relation there contradicts the graph's shape, so its head or its relation is "
+         "wrong (ELAS counts it so).",
          "Write `0:root` in the DEPS (column 9) of the sentence's root.",
          Example(_howl(2, "2 bark bark VERB _ _ 0 root 0:dep _")))
 _explain("enhanced-root-is-not-0", "Only an enhanced relation to 0 is `root`: `root` under another node is a wrong "
