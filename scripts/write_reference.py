@@ -41,14 +41,22 @@ def _cell(text: str) -> str:
 
 
 def codes_page() -> str:
-    out = ["# Diagnostic codes\n\n", _generated("scorer/codes.py and scorer.validation.rules.RULES"),
+    out = ["# Diagnostic codes\n\n", _generated("scorer/codes.py, scorer.validation.rules.RULES and "
+                                                 "scorer/validation/explanations.py"),
            "Every code a diagnostic can carry: annoscore's own, then the UD validator's test ids "
-           "(validation diagnostics use them as codes). A code's severity here is its default; the "
+           "(validation diagnostics use them as codes). Each entry says what the code means, why it "
+           "matters, how to fix it and which quick fix exists, with an example: a few lines the command "
+           "shown reports the code on (the tests run every example and fail unless it yields exactly "
+           "that code, and the codes the entry says come with it). `annoscore explain CODE` prints an "
+           "entry in the terminal. A code's severity here is its default; the "
            "`severities` setting changes it, and `check --select/--ignore` and the validation "
            "settings name codes and test ids (see [settings](settings.md)). How each is shown in the "
            "editor is in [the language server's diagnostics](../guide/language-server.md#diagnostics), "
            "and the validator's levels in [UD validation](../guide/validation.md).\n\n",
-           "## annoscore's codes\n\n"]
+           "## annoscore's codes\n\n"
+           "Their examples run `check` with `--level 0` (UD validation off), so that only annoscore's own "
+           "codes show; a problem the validator finds too has the validator's test id and its example "
+           "below.\n\n"]
     entries = all_entries()
     out += [e.markdown + "\n" for e in entries if e.kind == "annoscore"]
     out.append("## The UD validator's test ids\n\n"

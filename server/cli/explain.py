@@ -4,7 +4,7 @@ terminal, as ``ruff rule``.
 
 The entry is the one docs/reference/codes.md has (`server.code_entries`,
 which scripts/write_reference.py writes the page from), shown as plain
-text.  An id that is both one of annoscore's codes and a validator test id
+text (an example's files indented, as they are).  An id that is both one of annoscore's codes and a validator test id
 (``multiple-roots``) shows both entries.  An unknown code is a wrong
 command line (exit 2) with the nearest known codes.
 """
@@ -22,7 +22,8 @@ def add_parser(subparsers) -> None:
     p = subparsers.add_parser("explain", help=SUMMARIES["explain"],
                               description="Print the reference entry of diagnostic codes (annoscore's codes and "
                                           "the UD validator's test ids): what it means, its severity, files or "
-                                          "level, the quick fix, the validator check's explanation; the same "
+                                          "level, the quick fix, the validator check's explanation, why it "
+                                          "matters, an example that produces it and how to fix it; the same "
                                           "entry as the documentation's codes page.")
     p.add_argument("codes", nargs="*", metavar="CODE", help="a diagnostic code (cycle) or validator test id "
                                                              "(unknown-upos)")
