@@ -28,7 +28,8 @@ class Example:
     also: tuple[str, ...] = ()        # other codes the same input reports, necessarily
     level: int | None = None          # the validation level; None: 0 for annoscore's codes, the test id's
     # Shown in the editor (the language server) rather than by check: the
-    # settings it needs, as `server.config.Settings` fields and values.
+    # settings it needs, as `server.config.Settings` fields and values, and
+    # ("keeps_lone_cr", True) for a client that keeps a lone CR inside a line.
     editor: tuple[tuple[str, object], ...] | None = None
 
     def gold_name(self) -> str:

@@ -242,7 +242,7 @@ CODES: dict[str, Code] = {code.name: code for code in (
              "keeps it inside the line: what you see is not what is validated.",
          fix="Remove the CR (or make it a line end): the quick fix; `annoscore fix --select non-unix-newline` "
              "makes every line end LF.",
-    ),
+         example=Example("# a note\rmore of it\n" + _GOOD, editor=(("keeps_lone_cr", True),))),
     Code("format-bom", W, ("conllu", "segmentation", "labels"), "a byte-order mark at the start of the file",
          why="A byte-order mark (U+FEFF, which some editors on Windows write) is not part of UTF-8 CoNLL-U: "
              "the official scorer reads it as part of the first line and refuses the file.",
@@ -355,9 +355,13 @@ CODES: dict[str, Code] = {code.name: code for code in (
     Code("gold-refused", W, ("conllu", "segmentation", "labels"),
          "the gold the workspace names is not read: outside the project folder, or not a regular file",
          why="A project file could otherwise make the editor read any file on the machine and show it as gold: "
-             "paths it names must stay inside the project folder.",
-         fix="Move the gold into the project folder, or, if you trust the project, allow it with "
-             "`annoscore.allowOutsideProject` (editor) or `--allow-outside-project` (command line)."),
+             "paths it names must stay inside the project folder, and a gold is read only if it is a regular "
+             "file (not a folder, a device or a pipe).",
+         fix="Move the gold into the project folder, or make it the regular file it should be (here a folder "
+             "has the name `NAME.gold.EXT` that names a file's gold); if you trust the project, allow a gold "
+             "outside it with `annoscore.allowOutsideProject` (editor) or `--allow-outside-project` (command "
+             "line).",
+         example=Example(_GOOD, files=(("example.gold.conllu/README", ""),))),
 )}
 
 

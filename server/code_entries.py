@@ -131,6 +131,7 @@ def _editor_settings(example: Example) -> str:
 
     names = {s.field: s.key for s in SETTINGS if getattr(s, "field", None)}
     shown = [f"`annoscore.{names.get(k, k)}` {str(v).lower() if isinstance(v, bool) else v}"
+             if k != "keeps_lone_cr" else "a client that keeps a lone CR inside a line, as VS Code does"
              for k, v in example.editor or ()]
     return f", with {', '.join(shown)}" if shown else ""
 
@@ -140,7 +141,7 @@ def _example_markdown(code: str, example: Example, level: int) -> str:
     if example.editor is not None:
         where = f"In the editor (the language server{_editor_settings(example)}"
         where += f", validation level {level})" if level else ", UD validation off)"
-        lead = f"**Example.** {where}, `{example.name}`"
+        lead = f"**Example.** {where} reports `{code}` on `{example.name}`"
     else:
         lead = f"**Example.** `annoscore {' '.join(example.command(level))}` reports `{code}` on `{example.name}`"
     out = [lead + ":\n\n", _block(example.text)]

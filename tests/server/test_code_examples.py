@@ -56,11 +56,14 @@ def reported_in_the_editor(folder: Path, example: Example, level: int) -> list[d
     from annoscore.server.engine import Engine
 
     settings, problems = load_project(folder)
-    settings = dataclasses.replace(settings, **dict(example.editor or ()),
-                                   validation=ValidationConfig(level=level))
+    wanted = dict(example.editor or ())
+    keeps_lone_cr = wanted.pop("keeps_lone_cr", False)
+    settings = dataclasses.replace(settings, **wanted, validation=ValidationConfig(level=level))
     path = str(write_files(folder, example))
     engine = Engine(str(folder), settings)
     engine.explains_id_sequence = True  # as the language server has it
+    engine.lone_cr_ends_lines = not keeps_lone_cr  # as the server sets it for its client (server.lsp.server)
+    # (the text as the client sends it: newline="" keeps a CR)
     engine.open(path, path, (folder / example.name).read_bytes().decode("utf-8", "replace"), 1)
     engine.rescore(path)
     found = [{"code": "config"} for _ in problems]  # the language server shows these on the project file
@@ -90,11 +93,9 @@ def test_the_example_yields_exactly_its_code(tmp_path, entry):
 
 # The entries without an example, each for its reason: no input reaches it (internal-error); shown only by
 # commands other than check and the editor (line-count: evaluate; format-header, format-csv, format-empty-text,
-# no-text: leaks and split); needing what a file cannot hold (format-newline: a client that keeps a lone CR;
-# gold-refused: a symlink or a special file); the validator's three ids that no input produces
+# no-text: leaks and split, which print no codes); the validator's three ids that no input produces
 # (scorer.validation.incident.UNREACHABLE).  Grow this list only with a reason.
 WITHOUT_EXAMPLE = {"internal-error", "line-count", "format-header", "format-csv", "format-empty-text", "no-text",
-                   "format-newline", "gold-refused",
                    "invalid-word-interval", "extra-empty-line", "invalid-feature-value"}
 
 
