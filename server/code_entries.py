@@ -139,7 +139,7 @@ def _editor_settings(example: Example) -> str:
 def _example_markdown(code: str, example: Example, level: int) -> str:
     """An example as the entry shows it: where it is reported, then each file in a code block."""
     if example.editor is not None:
-        where = f"In the editor (the language server{_editor_settings(example)}"
+        where = f"The editor (the language server{_editor_settings(example)}"
         where += f", validation level {level})" if level else ", UD validation off)"
         lead = f"**Example.** {where} reports `{code}` on `{example.name}`"
     else:
