@@ -144,3 +144,15 @@ def test_json_has_the_why_the_fix_and_the_example_with_its_command(capsys):
     assert gold_diff["example"]["gold"] == CODES["gold-diff"].example.gold
     status, out, _ = run(capsys, "explain", "internal-error", "--output-format", "json")
     assert json.loads(out)[0]["example"] is None  # no input reaches it: no example, said so by null
+
+
+def test_a_validator_entrys_example_names_its_level_and_language(capsys):
+    from annoscore.scorer.validation.rules import RULES
+
+    status, out, _ = run(capsys, "explain", "feature-unknown", "unknown-upos", "--output-format", "json")
+    feature, upos = json.loads(out)
+    assert feature["example"]["command"] == ["annoscore", "check", "--level", "4", "--lang", "en", "example.conllu"]
+    assert upos["example"]["command"] == ["annoscore", "check", "--level", "2", "example.conllu"]
+    assert upos["why"] == RULES["unknown-upos"].why and upos["fix"] == RULES["unknown-upos"].fix
+    status, out, _ = run(capsys, "explain", "unknown-upos")
+    assert "annoscore check --level 2 example.conllu reports unknown-upos" in out and "How to fix it." in out

@@ -91,9 +91,10 @@ def test_the_example_yields_exactly_its_code(tmp_path, entry):
     assert codes == {entry.code, *example.also}, said
 
 
-# The entries without an example, each for its reason: no input reaches it (internal-error); shown only by
-# commands other than check and the editor (line-count: evaluate; format-header, format-csv, format-empty-text,
-# no-text: leaks and split, which print no codes); the validator's three ids that no input produces
+# The entries without an example, each for its reason: no input reaches it (internal-error); found only by
+# commands other than check and the editor, whose messages do not carry the code (line-count: evaluate;
+# format-header, format-csv, format-empty-text, no-text: leaks and split); the validator's three ids that no
+# input produces
 # (scorer.validation.incident.UNREACHABLE).  Grow this list only with a reason.
 WITHOUT_EXAMPLE = {"internal-error", "line-count", "format-header", "format-csv", "format-empty-text", "no-text",
                    "invalid-word-interval", "extra-empty-line", "invalid-feature-value"}
