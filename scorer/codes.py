@@ -319,21 +319,25 @@ CODES: dict[str, Code] = {code.name: code for code in (
          why="A labelled text table (for `leaks` and `split`) is read by its header's column names: a header "
              "without the columns named, or with a name twice, leaves the texts or labels unknown.",
          fix="Name the columns in the header row (`text`, `label`, `id` by default), or give `--text-column` / "
-             "`--label-column` the names or 1-based numbers the file has."),
+             "`--label-column` the names or 1-based numbers the file has.",
+         example=Example("sentence,label\nDogs bark.,animal\n", name="example.csv", hygiene=True)),
     Code("format-empty-text", W, _LAB, "an empty text in a labelled text file",
          why="An item without text cannot be compared with the other splits: the leak check and the split maker "
              "skip it.",
-         fix="Write the item's text in its text column, or remove the row."),
+         fix="Write the item's text in its text column, or remove the row.",
+         example=Example("text,label\nDogs bark.,animal\n,animal\n", name="example.csv", hygiene=True)),
     Code("format-csv", E, _LAB, "a CSV row that cannot be read",
          why="A row the CSV reader cannot split (an unclosed quote, most often) takes the rows after it with "
              "it.",
          fix="Close the quote: a field with a comma, quote or line break is written in double quotes, with a "
-             "quote inside doubled (`\"say \"\"hi\"\"\"`)."),
+             "quote inside doubled (`\"say \"\"hi\"\"\"`).",
+         example=Example('text,label\nDogs bark.,animal\n"Cats, purr.,animal\n', name="example.csv", hygiene=True)),
     Code("no-text", W, ("conllu",), "a sentence without # text or token lines (the leak check skips it)",
          why="The leak check and the split maker compare sentences by their text: a sentence with neither "
              "`# text` nor words cannot be compared, so a leak through it would go unseen.",
          fix="Add `# text = …` (the FORMs as they are spelt, with SpaceAfter=No respected), or the token "
-             "lines; in the editor the quick fix of `missing-text` writes `# text` from the FORMs."),
+             "lines; in the editor the quick fix of `missing-text` writes `# text` from the FORMs.",
+         example=Example(_GOOD + "# sent_id = 2\n\n", hygiene=True)),
     # Clean evaluation ([splits]).
     Code("leak", I, _CONLLU, "the sentence also occurs in an earlier split (train, or dev for test)",
          why="A dev or test sentence that is also in train (or a test sentence in dev) is one the system may "

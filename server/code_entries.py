@@ -138,7 +138,10 @@ def _editor_settings(example: Example) -> str:
 
 def _example_markdown(code: str, example: Example, level: int) -> str:
     """An example as the entry shows it: where it is reported, then each file in a code block."""
-    if example.editor is not None:
+    if example.hygiene:
+        lead = (f"**Example.** `annoscore leaks` and `annoscore split` report it on `{example.name}` (their "
+                "messages name no code)")
+    elif example.editor is not None:
         where = f"The editor (the language server{_editor_settings(example)}"
         where += f", validation level {level})" if level else ", UD validation off)"
         lead = f"**Example.** {where} reports `{code}` on `{example.name}`"
@@ -210,7 +213,8 @@ def _details(source, level: int) -> dict:
         shown = {"file": example.name, "text": example.text.encode("utf-8", "surrogateescape").decode(
                      "utf-8", "replace"),
                  "gold": example.gold, "files": dict(example.files), "also": list(example.also),
-                 "command": None if example.editor is not None else ["annoscore", *example.command(level)],
+                 "command": None if example.editor is not None or example.hygiene
+                 else ["annoscore", *example.command(level)], "read_by_leaks_and_split": example.hygiene,
                  "editor": None if example.editor is None else dict(example.editor)}
     return {"why": source.why, "fix": source.fix, "example": shown}
 

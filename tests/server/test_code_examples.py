@@ -73,6 +73,12 @@ def reported_in_the_editor(folder: Path, example: Example, level: int) -> list[d
     return found
 
 
+def read_as_leaks_does(folder: Path, example: Example, level: int) -> list[dict]:
+    from annoscore.scorer.hygiene.items import read_items
+
+    return [{"code": p.code, "message": p.message} for p in read_items(str(folder / example.name)).problems]
+
+
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e.anchor for e in ENTRIES])
 def test_the_example_yields_exactly_its_code(tmp_path, entry):
     example = example_of(entry)
@@ -80,7 +86,8 @@ def test_the_example_yields_exactly_its_code(tmp_path, entry):
     if level >= 4:
         pytest.importorskip("udtools", reason="levels 4-5 read udtools' language data (the test extras)")
     write_files(tmp_path, example)
-    run = reported_in_the_editor if example.editor is not None else reported_by_check
+    run = read_as_leaks_does if example.hygiene else \
+        reported_in_the_editor if example.editor is not None else reported_by_check
     found = run(tmp_path, example, level)
     if entry.kind == "annoscore":
         codes = {d["code"] for d in found}
@@ -92,11 +99,9 @@ def test_the_example_yields_exactly_its_code(tmp_path, entry):
 
 
 # The entries without an example, each for its reason: no input reaches it (internal-error); found only by
-# commands other than check and the editor, whose messages do not carry the code (line-count: evaluate;
-# format-header, format-csv, format-empty-text, no-text: leaks and split); the validator's three ids that no
-# input produces
-# (scorer.validation.incident.UNREACHABLE).  Grow this list only with a reason.
-WITHOUT_EXAMPLE = {"internal-error", "line-count", "format-header", "format-csv", "format-empty-text", "no-text",
+# evaluate, whose message does not carry the code (line-count); the validator's three ids that no input
+# produces (scorer.validation.incident.UNREACHABLE).  Grow this list only with a reason.
+WITHOUT_EXAMPLE = {"internal-error", "line-count",
                    "invalid-word-interval", "extra-empty-line", "invalid-feature-value"}
 
 
