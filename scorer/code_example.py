@@ -31,9 +31,10 @@ class Example:
     # settings it needs, as `server.config.Settings` fields and values, and
     # ("keeps_lone_cr", True) for a client that keeps a lone CR inside a line.
     editor: tuple[tuple[str, object], ...] | None = None
-    # Found by `annoscore leaks` and `annoscore split` only (whose messages name no code): the file is read
-    # as they read it (`scorer.hygiene.items.read_items`).
-    hygiene: bool = False
+    # Found only by other commands, whose messages name no code: "leaks" (`annoscore leaks` and
+    # `annoscore split`, the file read as they read it, `scorer.hygiene.items.read_items`) or "evaluate"
+    # (the file scored against its gold as `annoscore evaluate` does).
+    found_by: str | None = None
 
     def gold_name(self) -> str:
         return "gold" + self.name[self.name.rfind("."):]

@@ -278,7 +278,8 @@ CODES: dict[str, Code] = {code.name: code for code in (
              "re-paired by their text, and when that fails too nothing can be scored reliably.",
          fix="Make the prediction one line per gold line, in gold's order, each line the same text as "
              "gold's (only the spaces between words may differ).",
-    ),
+         example=Example("Dogs bark .\nCats purr .\n", name="example.txt", gold="Birds sing .\n",
+                         found_by="evaluate")),
     # Labels.
     Code("label-mismatch", W, _LAB, "the label differs from gold's",
          why="The item counts as wrong in Accuracy and in its class's recall.",
@@ -320,24 +321,24 @@ CODES: dict[str, Code] = {code.name: code for code in (
              "without the columns named, or with a name twice, leaves the texts or labels unknown.",
          fix="Name the columns in the header row (`text`, `label`, `id` by default), or give `--text-column` / "
              "`--label-column` the names or 1-based numbers the file has.",
-         example=Example("sentence,label\nDogs bark.,animal\n", name="example.csv", hygiene=True)),
+         example=Example("sentence,label\nDogs bark.,animal\n", name="example.csv", found_by="leaks")),
     Code("format-empty-text", W, _LAB, "an empty text in a labelled text file",
          why="An item without text cannot be compared with the other splits: the leak check and the split maker "
              "skip it.",
          fix="Write the item's text in its text column, or remove the row.",
-         example=Example("text,label\nDogs bark.,animal\n,animal\n", name="example.csv", hygiene=True)),
+         example=Example("text,label\nDogs bark.,animal\n,animal\n", name="example.csv", found_by="leaks")),
     Code("format-csv", E, _LAB, "a CSV row that cannot be read",
          why="A row the CSV reader cannot split (an unclosed quote, most often) takes the rows after it with "
              "it.",
          fix="Close the quote: a field with a comma, quote or line break is written in double quotes, with a "
              "quote inside doubled (`\"say \"\"hi\"\"\"`).",
-         example=Example('text,label\nDogs bark.,animal\n"Cats, purr.,animal\n', name="example.csv", hygiene=True)),
+         example=Example('text,label\nDogs bark.,animal\n"Cats, purr.,animal\n', name="example.csv", found_by="leaks")),
     Code("no-text", W, ("conllu",), "a sentence without # text or token lines (the leak check skips it)",
          why="The leak check and the split maker compare sentences by their text: a sentence with neither "
              "`# text` nor words cannot be compared, so a leak through it would go unseen.",
          fix="Add `# text = …` (the FORMs as they are spelt, with SpaceAfter=No respected), or the token "
              "lines; in the editor the quick fix of `missing-text` writes `# text` from the FORMs.",
-         example=Example(_GOOD + "# sent_id = 2\n\n", hygiene=True)),
+         example=Example(_GOOD + "# sent_id = 2\n\n", found_by="leaks")),
     # Clean evaluation ([splits]).
     Code("leak", I, _CONLLU, "the sentence also occurs in an earlier split (train, or dev for test)",
          why="A dev or test sentence that is also in train (or a test sentence in dev) is one the system may "

@@ -138,9 +138,12 @@ def _editor_settings(example: Example) -> str:
 
 def _example_markdown(code: str, example: Example, level: int) -> str:
     """An example as the entry shows it: where it is reported, then each file in a code block."""
-    if example.hygiene:
+    if example.found_by == "leaks":
         lead = (f"**Example.** `annoscore leaks` and `annoscore split` report it on `{example.name}` (their "
                 "messages name no code)")
+    elif example.found_by == "evaluate":
+        lead = (f"**Example.** `annoscore evaluate {example.name} {example.gold_name()}` reports it (its message "
+                "names no code)")
     elif example.editor is not None:
         where = f"The editor (the language server{_editor_settings(example)}"
         where += f", validation level {level})" if level else ", UD validation off)"
@@ -213,8 +216,9 @@ def _details(source, level: int) -> dict:
         shown = {"file": example.name, "text": example.text.encode("utf-8", "surrogateescape").decode(
                      "utf-8", "replace"),
                  "gold": example.gold, "files": dict(example.files), "also": list(example.also),
-                 "command": None if example.editor is not None or example.hygiene
-                 else ["annoscore", *example.command(level)], "read_by_leaks_and_split": example.hygiene,
+                 "command": None if example.editor is not None or example.found_by == "leaks"
+                 else ["annoscore", "evaluate", example.name, example.gold_name()] if example.found_by == "evaluate"
+                 else ["annoscore", *example.command(level)], "found_by": example.found_by,
                  "editor": None if example.editor is None else dict(example.editor)}
     return {"why": source.why, "fix": source.fix, "example": shown}
 

@@ -79,6 +79,14 @@ def read_as_leaks_does(folder: Path, example: Example, level: int) -> list[dict]
     return [{"code": p.code, "message": p.message} for p in read_items(str(folder / example.name)).problems]
 
 
+def evaluated(folder: Path, example: Example, level: int) -> list[dict]:
+    """What evaluate refuses the pair for (segmentation files: the lines cannot be paired)."""
+    from annoscore.scorer.segmentation.evaluate import evaluate_files
+
+    error = evaluate_files(folder / example.name, folder / example.gold_name()).pairing_error
+    return [] if error is None else [{"code": error.code, "message": error.message}]
+
+
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e.anchor for e in ENTRIES])
 def test_the_example_yields_exactly_its_code(tmp_path, entry):
     example = example_of(entry)
@@ -86,7 +94,8 @@ def test_the_example_yields_exactly_its_code(tmp_path, entry):
     if level >= 4:
         pytest.importorskip("udtools", reason="levels 4-5 read udtools' language data (the test extras)")
     write_files(tmp_path, example)
-    run = read_as_leaks_does if example.hygiene else \
+    run = read_as_leaks_does if example.found_by == "leaks" else \
+        evaluated if example.found_by == "evaluate" else \
         reported_in_the_editor if example.editor is not None else reported_by_check
     found = run(tmp_path, example, level)
     if entry.kind == "annoscore":
@@ -98,10 +107,9 @@ def test_the_example_yields_exactly_its_code(tmp_path, entry):
     assert codes == {entry.code, *example.also}, said
 
 
-# The entries without an example, each for its reason: no input reaches it (internal-error); found only by
-# evaluate, whose message does not carry the code (line-count); the validator's three ids that no input
-# produces (scorer.validation.incident.UNREACHABLE).  Grow this list only with a reason.
-WITHOUT_EXAMPLE = {"internal-error", "line-count",
+# The entries without an example, each for its reason: no input reaches internal-error, nor the validator's
+# three ids (scorer.validation.incident.UNREACHABLE).  Grow this list only with a reason.
+WITHOUT_EXAMPLE = {"internal-error",
                    "invalid-word-interval", "extra-empty-line", "invalid-feature-value"}
 
 
