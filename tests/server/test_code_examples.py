@@ -2,9 +2,11 @@
 
 Each example is run as its entry says: ``annoscore check`` with the entry's
 command line (the validation level the entry names, the gold and project
-files it shows) in a folder holding just those files, or, for an example
+files it shows) in a folder holding just those files; for an example
 shown in the editor, the language server's engine with the settings the
-entry names.  What it reports must be exactly the code (a validator entry:
+entry names; for a code only another command finds (its message naming no
+code), the file read as ``leaks`` and ``split`` read it, or scored as
+``evaluate`` scores it.  What it reports must be exactly the code (a validator entry:
 the test id) and the codes the example declares come along with it
 (``also``): an example that stops producing its code, or starts producing
 others, fails here.
