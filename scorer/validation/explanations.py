@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from annoscore.scorer.code_example import Example, conllu, sentence
+from annoscore.scorer.code_example import Example, sentence
 from annoscore.scorer.validation.incident import TESTS
 
 
@@ -128,11 +128,12 @@ _explain("invalid-whitespace-mwt", "A multiword token is one surface token split
          "LEMMA) cannot hold a space, for a space would make it two tokens.",
          "Remove the space from the multiword token's FORM; if it really is two tokens, make them two token lines "
          "(and drop the range line).",
-         Example(sentence("Dogs don't bark.", _DOGS, "2-3 do n't _ _ _ _ _ _ _ _".replace("do n't", "do_n't"),
+         Example(sentence("Dogs don't bark.", "1 Dogs dog NOUN _ Number=Plur 4 nsubj _ _",
+                          "\t".join(("2-3", "do n't", *"_" * 8)),
                           "2 do do AUX _ Mood=Ind|Number=Plur|Person=3|Tense=Pres|VerbForm=Fin 4 aux _ _",
                           "3 n't not PART _ Polarity=Neg 4 advmod _ _",
                           "4 bark bark VERB _ VerbForm=Inf 0 root _ SpaceAfter=No",
-                          "5 . . PUNCT _ _ 4 punct _ _").replace("do_n't\t_", "do n't\t_")))
+                          "5 . . PUNCT _ _ 4 punct _ _")))
 _explain("invalid-whitespace", "Only FORM, LEMMA and MISC may hold a space: in ID, UPOS, XPOS, FEATS, HEAD, "
          "DEPREL or DEPS a space makes the value another one (`NO UN`, `nsubj `). " + _WHITESPACE.split(": ", 1)[0]
          + ".",
@@ -141,7 +142,7 @@ _explain("invalid-whitespace", "Only FORM, LEMMA and MISC may hold a space: in I
 _explain("empty-column", "No cell is empty in CoNLL-U: `_` stands for \"no value\". An empty cell is usually two "
          "TABs in a row, which shift the columns after them.",
          "Write `_` in the empty cell, or remove the doubled TAB.",
-         Example(_with(_DOGS, _cell(_DOGS, 5, "\u0000").replace("\u0000", ""))))
+         Example(_with(_DOGS, _cell(_DOGS, 5, ""))))
 _explain("leading-whitespace", _WHITESPACE + " A FORM or LEMMA that starts with a space does not match the text.",
          "Delete the space at the start of the cell: the quick fix, or `annoscore fix --select leading-whitespace`.",
          Example(_with(_DOGS, _cell(_DOGS, 3, " dog"))))
@@ -244,8 +245,7 @@ _explain("unsorted-deps", _DEPS, "Sort the DEPS items by head ID (`1:nsubj|3:obj
          Example(sentence(_TEXT, _ENHANCED[0], _ENHANCED[1], "3 . . PUNCT _ _ 2 punct 2:punct|0:root _")))
 _explain("unsorted-deps-2", _DEPS, "Sort the DEPS items of one head by relation (`2:nsubj|2:obj`, not "
          "`2:obj|2:nsubj`).",
-         Example(sentence(_TEXT, "1 Dogs dog NOUN _ Number=Plur 2 nsubj 2:nsubj|2:dep _".replace(
-             "2:nsubj|2:dep", "2:nsubj|2:dep"), *_ENHANCED[1:])))
+         Example(sentence(_TEXT, "1 Dogs dog NOUN _ Number=Plur 2 nsubj 2:nsubj|2:dep _", *_ENHANCED[1:])))
 _explain("repeated-deps", _DEPS, "Delete the repeated DEPS item (the same head and relation twice).",
          Example(sentence(_TEXT, "1 Dogs dog NOUN _ Number=Plur 2 nsubj 2:nsubj|2:nsubj _", *_ENHANCED[1:])))
 _explain("repeated-misc", _MISC.split(":")[0] + ": when one the validator knows appears twice, tools read one "
@@ -287,7 +287,7 @@ _explain("unknown-upos", "UPOS is one of the 17 universal tags (ADJ ADP ADV AUX 
 _explain("empty-string-in-xpos", "XPOS is `_` when there is no language-specific tag, never the empty string: an "
          "empty cell shifts the columns for tools that split on runs of TABs.",
          "Write `_` in XPOS (column 5).",
-         Example(_with(_DOGS, _cell(_DOGS, 5, "\u0000").replace("\u0000", "")), also=("empty-column",)))
+         Example(_with(_DOGS, _cell(_DOGS, 5, "")), also=("empty-column",)))
 _explain("unsorted-features", _FEATS, "Sort the FEATS items by feature name, case-insensitively "
          "(`Case=Nom|Number=Plur`): the quick fix, or `annoscore fix --select unsorted-features`.",
          Example(_with(_DOGS, _cell(_DOGS, 6, "Number=Plur|Case=Nom"))))
@@ -645,7 +645,8 @@ def _leaf(test_id: str, rels: str, allowed: str, example: Example) -> None:
 
 _leaf("leaf-mark-case", "`case` or `mark`", "`advmod`, `obl`, `fixed`, `goeswith`, `conj`, `cc`, `punct`",
       Example(_s3("Dogs bark at the cats.", "1 Dogs dog NOUN _ _ 2 nsubj _ _", "2 bark bark VERB _ _ 0 root _ _",
-                  "3 at at ADP _ _ 5 case _ _", "4 the the DET _ _ 3 det _ _", "5 cats cat NOUN _ _ 2 obl _ SpaceAfter=No",
+                  "3 at at ADP _ _ 5 case _ _", "4 the the DET _ _ 3 det _ _",
+                  "5 cats cat NOUN _ _ 2 obl _ SpaceAfter=No",
                   "6 . . PUNCT _ _ 2 punct _ _")))
 _leaf("leaf-aux-cop", "`aux` or `cop`", "`fixed`, `goeswith`, `conj`, `cc`, `punct`",
       Example(_s3("Dogs can bark.", "1 Dogs dog NOUN _ _ 2 nsubj _ _", "2 can can AUX _ _ 3 aux _ _",
@@ -654,9 +655,9 @@ _leaf("leaf-det", "`det`", "`det`, `case`, `advmod`, `obl`, `clf`, `fixed`, `fla
       "…", Example(_s3("The dog barks.", "1 The the DET _ _ 2 det _ _", "2 dog dog NOUN _ _ 0 root _ _",
                       "3 barks bark VERB _ _ 1 acl _ SpaceAfter=No", "4 . . PUNCT _ _ 2 punct _ _")))
 _leaf("leaf-clf", "`clf`", "`advmod`, `obl`, `fixed`, `goeswith`, `conj`, `cc`, `punct`",
-      Example(_s3("Three head cattle graze.", "1 Three three NUM _ _ 3 nummod _ _", "2 head head NOUN _ _ 3 clf _ _",
+      Example(_s3("Three head cattle graze.", "1 Three three NUM _ _ 2 nummod _ _", "2 head head NOUN _ _ 3 clf _ _",
                   "3 cattle cattle NOUN _ _ 4 nsubj _ _", "4 graze graze VERB _ _ 0 root _ SpaceAfter=No",
-                  "5 . . PUNCT _ _ 4 punct _ _").replace("1\tThree\tthree\tNUM\t_\t_\t3", "1\tThree\tthree\tNUM\t_\t_\t2")))
+                  "5 . . PUNCT _ _ 4 punct _ _")))
 _leaf("leaf-cc", "`cc`", "`fixed`, `goeswith`, `conj`, `punct`",
       Example(_s3("Dogs and the cats bark.", "1 Dogs dog NOUN _ _ 5 nsubj _ _", "2 and and CCONJ _ _ 4 cc _ _",
                   "3 the the DET _ _ 2 det _ _", "4 cats cat NOUN _ _ 1 conj _ _",
@@ -730,7 +731,8 @@ _explain("pron-det-without-prontype", "A pronoun or determiner says which kind i
          "Art …) in a treebank with features: without it, searches by kind miss it.",
          "Add `PronType=…` to the word's FEATS (column 6), sorted among the others (`Definite=Def|PronType=Art` "
          "for `the`).",
-         Example(_s3("The dog barks.", "1 The the DET _ Definite=Def 2 det _ _", "2 dog dog NOUN _ Number=Sing 3 nsubj _ _",
+         Example(_s3("The dog barks.", "1 The the DET _ Definite=Def 2 det _ _",
+                     "2 dog dog NOUN _ Number=Sing 3 nsubj _ _",
                      "3 barks bark VERB _ Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin 0 root _ SpaceAfter=No",
                      "4 . . PUNCT _ _ 3 punct _ _")))
 _explain("verbform-fin-without-mood", "A finite verb (VerbForm=Fin) has a mood (Mood=Ind, Imp, Sub …): without "
@@ -786,7 +788,8 @@ _WITH_EMPTY_NODE = sentence(_GAPPING, *_GAP_START, "4 and and CCONJ _ _ 5 cc 5.1
                             "5 cats cat NOUN _ _ 2 conj 5.1:nsubj _", "5.1 eat eat VERB _ _ _ _ 2:conj:and _",
                             "6 fish fish NOUN _ _ 5 orphan 5.1:obj SpaceAfter=No", "7 . . PUNCT _ _ 2 punct 2:punct _")
 _WITH_ORPHAN = sentence(_GAPPING, *_GAP_START, "4 and and CCONJ _ _ 5 cc 5:cc _",
-                        "5 cats cat NOUN _ _ 2 conj 2:conj:and _", "6 fish fish NOUN _ _ 5 orphan 5:orphan SpaceAfter=No",
+                        "5 cats cat NOUN _ _ 2 conj 2:conj:and _",
+                        "6 fish fish NOUN _ _ 5 orphan 5:orphan SpaceAfter=No",
                         "7 . . PUNCT _ _ 2 punct 2:punct _", sent_id="2")
 _GAPPING_WHY = ("Gapping is annotated in the enhanced graph one way per treebank: an empty node for the elided "
                 "predicate (the remnants attach to it), or `orphan` as in the basic tree. Both in one treebank "
@@ -805,9 +808,11 @@ _explain("goeswith-edeps", _GOESWITH + " In the enhanced graph too, a `goeswith`
          "relation.",
          "Make the `goeswith` part's DEPS (column 9) its basic relation only (`3:goeswith`); the first part has the "
          "word's enhanced relations.",
-         Example(_s3("Dogs bark every where.", "1 Dogs dog NOUN _ _ 2 nsubj 2:nsubj _", "2 bark bark VERB _ _ 0 root 0:root _",
+         Example(_s3("Dogs bark every where.", "1 Dogs dog NOUN _ _ 2 nsubj 2:nsubj _",
+                     "2 bark bark VERB _ _ 0 root 0:root _",
                      "3 every everywhere ADV _ _ 2 advmod 2:advmod _",
-                     "4 where _ X _ _ 3 goeswith 2:advmod|3:goeswith SpaceAfter=No", "5 . . PUNCT _ _ 2 punct 2:punct _")))
+                     "4 where _ X _ _ 3 goeswith 2:advmod|3:goeswith SpaceAfter=No",
+                     "5 . . PUNCT _ _ 2 punct 2:punct _")))
 _explain("edeps-identical-to-basic-trees", "An enhanced graph that copies the basic tree in every sentence adds "
          "nothing: it doubles the file's relations and makes the treebank look enhanced when it is not.",
          "Write `_` in DEPS (column 9) everywhere, or add the enhancements (shared subjects and objects, "
