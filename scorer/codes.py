@@ -55,8 +55,8 @@ _CATS = sentence("Cats purr.", "1 Cats cat NOUN _ _ 2 nsubj _ _", "2 purr purr V
 # A labels file paired with its gold in the project file (labels are never guessed from a name).
 _LABELS = (("annoscore.toml", '[[pair]]\nfiles = "example.tsv"\ngold = "gold.tsv"\nformat = "labels"\n'),)
 _TAGGED = (("annoscore.toml", '[[pair]]\nfiles = "example.txt"\ngold = "gold.txt"\npos = true\n'),)
-_REFUSED = ("The official scorer (`conll18_ud_eval.py`) refuses a file with such a sentence, so annoscore "
-            "scores nothing in it until it is mended; a parser's output that does this is not a tree.")
+_REFUSED = ("The official scorer (`conll18_ud_eval.py`) refuses a file with such a sentence, so the file has "
+            "no official score until it is mended; a parser's output that does this is not a tree.")
 
 CODES: dict[str, Code] = {code.name: code for code in (
     # CoNLL-U without gold: trees the official scorer refuses, and what a parser left undone.
@@ -68,7 +68,7 @@ CODES: dict[str, Code] = {code.name: code for code in (
          example=Example(sentence(_TEXT, "1 Dogs dog NOUN _ _ _ _ _ _", "2 bark bark VERB _ _ _ _ _ SpaceAfter=No",
                                   "3 . . PUNCT _ _ _ _ _ _"))),
     Code("missing-head", E, _CONLLU, "HEAD is _ while other words of the sentence have one",
-         why="A tree half annotated: " + _REFUSED,
+         why="A tree half annotated. " + _REFUSED,
          fix="Fill in HEAD (column 7) with the ID of the word's head, or 0 for the root, and DEPREL (column 8).",
          example=Example(sentence(_TEXT, "1 Dogs dog NOUN _ _ _ _ _ _", _BARK, _STOP))),
     Code("head-out-of-range", E, _CONLLU, "HEAD points past the last word of the sentence",
@@ -200,7 +200,7 @@ CODES: dict[str, Code] = {code.name: code for code in (
     Code("format-empty-form", E, _CONLLU, "an empty FORM",
          why="Every word has a FORM (the text of the word); an empty one leaves a cell blank, which CoNLL-U "
              "does not allow (`_` stands for none), and the word has no text to align with gold.",
-         fix="Write the word's text in FORM (column 2), or `_` for a word that is an underscore's absence.",
+         fix="Write the word's text in FORM (column 2), as `# text` spells it.",
          example=Example(sentence(_TEXT, "1\t\tdog\tNOUN\t_\t_\t2\tnsubj\t_\t_", _BARK, _STOP))),
     Code("format-head", E, _CONLLU, "HEAD not a number, or negative",
          why="HEAD is the ID of the word's head (0 for the root) or `_`: anything else leaves the word "
@@ -336,8 +336,8 @@ CODES: dict[str, Code] = {code.name: code for code in (
     Code("no-text", W, ("conllu",), "a sentence without # text or token lines (the leak check skips it)",
          why="The leak check and the split maker compare sentences by their text: a sentence with neither "
              "`# text` nor words cannot be compared, so a leak through it would go unseen.",
-         fix="Add `# text = …` (the FORMs as they are spelt, with SpaceAfter=No respected), or the token "
-             "lines; in the editor the quick fix of `missing-text` writes `# text` from the FORMs.",
+         fix="The block has no words: add its token lines (and `# text = …`, which the editor's quick fix of "
+             "`missing-text` writes from the FORMs), or delete its comment lines and the empty line after them.",
          example=Example(_GOOD + "# sent_id = 2\n\n", found_by="leaks")),
     # Clean evaluation ([splits]).
     Code("leak", I, _CONLLU, "the sentence also occurs in an earlier split (train, or dev for test)",
