@@ -255,7 +255,8 @@ CODES: dict[str, Code] = {code.name: code for code in (
          fix="Convert the file to UTF-8 (`iconv -f latin1 -t utf-8`), or correct the characters marked.",
          example=Example(_GOOD.replace("bark\tbark", "bark\tb\udce4rk"))),
     Code("format-binary", E, ("conllu", "segmentation", "labels"), "not a text file (NUL bytes, compressed, UTF-16)",
-         why="The file is not UTF-8 text (a NUL byte, gzip, UTF-16): nothing in it can be read as CoNLL-U.",
+         why="The file is not plain UTF-8 text: a NUL byte marks a damaged file (annoscore reads on around "
+             "it, the official tools may not), and a compressed or UTF-16 file cannot be read as CoNLL-U at all.",
          fix="Decompress it (`gunzip`), convert UTF-16 to UTF-8 (`iconv -f utf-16 -t utf-8`), or remove the "
              "NUL bytes from a damaged file.",
          example=Example(_GOOD.replace("Dogs\tdog", "Dogs\x00\tdog"))),
