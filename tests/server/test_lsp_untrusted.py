@@ -214,7 +214,7 @@ def test_every_registered_method_answers_wrong_typed_params(tmp_path):
     the server still answering after each notification, no traceback, each
     message at most one log line of bounded length, and resident memory back
     within a bound afterwards.  ANNOSCORE_FUZZ_MESSAGES sets how many (400)."""
-    from annoscore.server.lsp.server import create_server
+    from annoscore.server.lsp.app import create_server
 
     requests, notifications, commands = wrong_params.registered(create_server())
     assert {"annoscore/next", "annoscore/tree", "textDocument/codeAction"} <= set(requests)
@@ -301,7 +301,7 @@ def test_a_fault_in_a_request_handler_is_one_log_line_and_an_answer(caplog):
 
     from pygls.exceptions import JsonRpcInvalidParams
 
-    from annoscore.server.lsp.server import create_server
+    from annoscore.server.lsp.app import create_server
 
     protocol = create_server().protocol
     sent = []
@@ -351,7 +351,7 @@ def test_strict_types_keep_enums_and_refuse_other_types():
 def test_a_result_that_cannot_be_encoded_is_still_answered(caplog):
     """pygls 2.1.1 logs an answer it cannot encode and sends nothing (the
     client waits for ever); ours answers InternalError in one log line."""
-    from annoscore.server.lsp.server import create_server
+    from annoscore.server.lsp.app import create_server
 
     protocol = create_server().protocol
     written: list[str] = []
