@@ -91,7 +91,8 @@ class AnnoscoreServer(LanguageServer):
     def report_server_error(self, error: Exception, source: Any) -> None:
         """(pygls's hook for a fault outside a request: a notification's
         handler, sending a message.)  One log line, and a short message to
-        the user; pygls's own shows the error whole."""
+        the user; pygls 2.1.1's own shows the error whole (and logs nothing).
+        tests/server/test_lsp_pygls_overrides.py fails if pygls's changes."""
         text = excerpt(str(error) or type(error).__name__, 200)
         logger.error("%s: %s", getattr(source, "__name__", "error"), text)
         try:
