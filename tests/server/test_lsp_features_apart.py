@@ -15,6 +15,7 @@ from lsprotocol import types
 from annoscore.server.lsp.app import FEATURES, create_server
 from annoscore.server.lsp.feature import LanguageFeature
 from annoscore.server.lsp.features.documents import DocumentSync
+from annoscore.server.lsp.server import AnnoscoreServer
 
 FEATURES_DIR = Path(__file__).resolve().parents[2] / "server" / "lsp" / "features"
 PACKAGE = "annoscore.server.lsp.features"
@@ -137,9 +138,11 @@ class Recorder(LanguageFeature):
 
 def test_document_events_reach_every_feature_once_the_engine_has_them(tmp_path):
     """DocumentSync puts the text into the engine, then every feature hears
-    of it (a feature added last too); closed is heard while the engine still
-    holds the document; shutdown reaches every feature."""
-    server = create_server()
+    of it (one added after it too); closed is heard while the engine still
+    holds the document (Scoring cancels its rescore then: a rescore of a
+    document the engine let go fails); shutdown reaches every feature."""
+    server = AnnoscoreServer()  # (with no client's initialize, just these two: no rescoring)
+    server.add_feature(DocumentSync(server))
     recorder = Recorder(server)
     server.add_feature(recorder)
     sync = server.get_feature(DocumentSync)
