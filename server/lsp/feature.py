@@ -76,6 +76,9 @@ def _pygls_handler(method: Callable[..., Any]) -> Callable[..., Any]:
 
 
 class LanguageFeature:
+    """One feature of the language server: its handlers, and the hooks it
+    overrides (the others do nothing)."""
+
     server: LanguageServer
 
     def __init__(self, server: LanguageServer) -> None:
@@ -128,4 +131,8 @@ class LanguageFeature:
         """The server stops: stop background work."""
 
 
-Hook = Callable[[LanguageFeature], "Awaitable[None] | None"]
+# What `AnnoscoreServer.announce` calls on each feature: one of its hooks
+# (``lambda feature: feature.document_saved(key)``); `announce_awaited`'s
+# returns the coroutine of an async hook.
+Hook = Callable[[LanguageFeature], None]
+AsyncHook = Callable[[LanguageFeature], Awaitable[None]]

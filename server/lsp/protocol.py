@@ -11,8 +11,9 @@ for a request — never with a traceback from inside pygls:
 - params that lsprotocol's types refuse (a negative position, a missing
   field): InvalidParams, naming the field;
 - params of our own requests and commands that their check refuses (a
-  `uri` that is not a string): InvalidParams.  Features register those
-  checks with `check_params`.
+  `uri` that is not a string): InvalidParams.  Features declare those
+  checks with their handlers (`feature.handles`), which registers them
+  with `check_params`.
 
 pygls keeps every open document as one string and, on each incremental
 change, splits that string into lines to find the position: a pass over the

@@ -38,7 +38,7 @@ from ..engine import Engine
 from ..engine.conllu import parts, validation_parts
 from ..processes import start_forkserver
 from .diagnostics import DiagnosticsJSON
-from .feature import Hook, LanguageFeature
+from .feature import AsyncHook, Hook, LanguageFeature
 from .positions import UTF16, from_client, to_client
 from .protocol import AnnoscoreProtocol
 from .transport import MessageReader, read_into_from, serve
@@ -132,7 +132,7 @@ class AnnoscoreServer(LanguageServer):
         for feature in list(self._features.values()):
             hook(feature)
 
-    async def announce_awaited(self, hook: Callable[[LanguageFeature], Any]) -> None:
+    async def announce_awaited(self, hook: AsyncHook) -> None:
         """`announce` for an event whose hooks are coroutines: each feature's
         is awaited before the next feature hears."""
         for feature in list(self._features.values()):
