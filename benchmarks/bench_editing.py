@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from annoscore.scorer.conllu.columns import cell_span  # noqa: E402
 from annoscore.server.lsp.features.editing import SentenceEditing  # noqa: E402
 from annoscore.server.lsp.features.scoring import Scoring  # noqa: E402
-from annoscore.server.lsp.server import create_server  # noqa: E402
+from annoscore.server.lsp.app import create_server  # noqa: E402
 
 UD = Path("/work/shared/data/ud")
 URI = "file:///bench/editing.conllu"

@@ -150,6 +150,10 @@ class TextStore:
         """Index of the segment holding ``line``."""
         return max(0, min(len(self.segments) - 1, bisect.bisect_right(self._firsts, line) - 1))
 
+    def segment_of(self, line: int) -> Segment:
+        """The segment holding ``line`` (its lines are ``first_line`` on)."""
+        return self.segments[self.segment_at(line)]
+
     def line(self, line: int) -> str:
         segment = self.segments[self.segment_at(line)]
         # Callers ask for lines in order (diagnostics): keep the last

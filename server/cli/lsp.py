@@ -33,5 +33,5 @@ def add_parser(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     if sys.stdin.isatty():
         print(IN_A_TERMINAL, file=sys.stderr, flush=True)
-    from ..lsp.server import main
+    from ..lsp.app import main
     return main()

@@ -11,14 +11,20 @@ for a request — never with a traceback from inside pygls:
 - params that lsprotocol's types refuse (a negative position, a missing
   field): InvalidParams, naming the field;
 - params of our own requests and commands that their check refuses (a
-  `uri` that is not a string): InvalidParams.  Features register those
-  checks with `check_params`.
+  `uri` that is not a string): InvalidParams.  Features declare those
+  checks with their handlers (`feature.handles`), which registers them
+  with `check_params`.
 
 pygls keeps every open document as one string and, on each incremental
 change, splits that string into lines to find the position: a pass over the
 whole text per keystroke.  The engine keeps documents itself, in segments
 (`server.textstore`), so the three document notifications go straight to
 our handlers and pygls's workspace never holds the text.
+
+Every method of pygls's that this class overrides says so, with the pygls
+version it was written against and why; tests/server/test_lsp_pygls_overrides.py
+lists them all (a new override not listed fails it) and fails when pygls
+changes the code one of them replaces or relies on.
 
 `notify_encoded` sends a notification whose parameters are already JSON
 text, without pygls's attrs converter and encoder: for thousands of
@@ -105,7 +111,9 @@ class AnnoscoreProtocol(LanguageServerProtocol):
     def __init__(self, server, converter: cattrs.Converter) -> None:
         make_strict(converter)  # (before pygls's base class or anyone structures with it)
         super().__init__(server, converter)
-        self.converter = converter  # (pygls keeps its own reference private)
+        # (pygls 2.1.1 keeps the converter as the private ``_converter``:
+        # features convert their answers with it, so it gets a public name.)
+        self.converter = converter
         self.param_checks: dict[str, ParamsCheck] = {types.WINDOW_WORK_DONE_PROGRESS_CANCEL: _token_problem}
 
     def check_params(self, name: str, check: ParamsCheck) -> None:
@@ -196,8 +204,8 @@ class AnnoscoreProtocol(LanguageServerProtocol):
         as the LSP says, and a notification other than ``exit`` dropped, in one
         log line each.  pygls 2.1.1 drops both without an answer (its
         ``JsonRPCProtocol.handle_message`` checks ``self._shutdown``, which
-        ``lsp_shutdown`` sets); tests/server/test_lsp_untrusted.py holds both
-        the behaviour and pygls's code this relies on."""
+        ``lsp_shutdown`` sets); tests/server/test_lsp_untrusted.py holds the
+        behaviour, tests/server/test_lsp_pygls_overrides.py pygls's code this relies on."""
         method = getattr(message, "method", None)
         if self._shutdown and method != types.EXIT:
             if method is not None and isinstance(message, RPCRequest):
@@ -215,7 +223,7 @@ class AnnoscoreProtocol(LanguageServerProtocol):
         (``logger.exception``) and quotes the error whole — for a wrong
         command name, a name of any length.  This is its
         ``JsonRPCProtocol._send_handler_result`` with one-line logging;
-        tests/server/test_lsp_untrusted.py fails if pygls's changes."""
+        tests/server/test_lsp_pygls_overrides.py fails if pygls's changes."""
         self._request_futures.pop(msg_id, None)
         if future.cancelled():
             self._send_response(msg_id, error=JsonRpcRequestCancelled(
@@ -243,34 +251,46 @@ class AnnoscoreProtocol(LanguageServerProtocol):
                                            f"{type(error).__name__}: {excerpt(str(error), 200)}")
         self._send_response(msg_id, error=response)
 
-    # annoscore has no notebooks (it does not offer notebookDocumentSync):
-    # pygls's own handlers fail on a notebook they never saw (KeyError).
+    # (pygls's) annoscore has no notebooks (it does not offer
+    # notebookDocumentSync): pygls 2.1.1's own handlers
+    # (``LanguageServerProtocol.lsp_notebook_document__did_*``) fail on a
+    # notebook they never saw (KeyError); these say so in one line.
     @lsp_method(types.NOTEBOOK_DOCUMENT_DID_OPEN)
     def lsp_notebook_document__did_open(self, params: Any):
+        """(pygls 2.1.1's fails on a notebook it never saw.)"""
         logger.warning("ignored: %s (annoscore has no notebooks)", types.NOTEBOOK_DOCUMENT_DID_OPEN)
 
     @lsp_method(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
     def lsp_notebook_document__did_change(self, params: Any):
+        """(pygls 2.1.1's fails on a notebook it never saw.)"""
         logger.warning("ignored: %s (annoscore has no notebooks)", types.NOTEBOOK_DOCUMENT_DID_CHANGE)
 
     @lsp_method(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
     def lsp_notebook_document__did_close(self, params: Any):
+        """(pygls 2.1.1's fails on a notebook it never saw.)"""
         logger.warning("ignored: %s (annoscore has no notebooks)", types.NOTEBOOK_DOCUMENT_DID_CLOSE)
 
     # --- documents straight to our handlers ---------------------------------------
+    # (pygls's) pygls 2.1.1's ``LanguageServerProtocol.lsp_text_document__did_open``,
+    # ``__did_change`` and ``__did_close`` keep the text in pygls's workspace
+    # (one string, split into lines at each change) before calling ours: these
+    # only call ours (the module's docstring says why).
 
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
+        """(pygls 2.1.1's puts the text into its workspace before calling ours.)"""
         if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_OPEN)) is not None:
             yield handler, (params,), None
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
+        """(pygls 2.1.1's applies the change to its copy of the text before calling ours.)"""
         if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
             yield handler, (params,), None
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
     def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):
+        """(pygls 2.1.1's drops its copy of the text before calling ours.)"""
         if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CLOSE)) is not None:
             yield handler, (params,), None
 
@@ -281,7 +301,9 @@ class AnnoscoreProtocol(LanguageServerProtocol):
         Otherwise it is encoded here, so that a result that cannot be encoded
         is still answered (InternalError, one log line): pygls 2.1.1's
         ``_send_data`` logs such a failure and sends nothing, and the client
-        would wait for ever."""
+        would wait for ever.  It reads pygls's private ``_result_types`` (the
+        response type of each request) and ``_serialize_message``, as pygls's
+        own does."""
         if error is None and isinstance(result, Encoded):
             self._result_types.pop(msg_id, None)
             self.write_encoded('{"jsonrpc": "2.0", "id": ' + json.dumps(msg_id) + ', "result": ' + result + "}")

@@ -1,33 +1,14 @@
 """The annoscore language server: pygls wired to the engine.
 
-One small class per feature (in ``features/``), all wired here in
-`create_server`:
-
-- `DocumentSync`: didOpen/didChange/didSave/didClose into the engine;
-- `Scoring`: rescoring (on save, or while typing, debounced), publishing
-  diagnostics and the ``annoscore/score`` notification; the
-  ``annoscore/score`` and ``annoscore/report`` requests; the
-  ``annoscore.rescore`` command;
-- `Configuration`: initialization options, ``workspace/configuration``,
-  annoscore.toml — invalid values are reported and replaced by defaults;
-- `FileWatching`: files changed on disk by other programs (watchfiles);
-- `CellHover`: what the cell under the cursor is, with gold's value;
-- `QuickFixes`: code actions that mend a diagnostic (as edits; the server
-  never writes a file);
-- `SentenceEditing`: structural edits of the sentence at the cursor
-  (``annoscore.edit``, refactor code actions, renumbering);
-- `TreeNavigation`: go to a word's head, find the words that depend on it;
-- `CellCompletion`: UPOS tags, relations and HEADs (as words) in their cells;
-- `SentenceSymbols`: go to a sentence by its sent_id (workspace symbols);
-- `SentenceTree`: the sentence under the cursor as a tree (``annoscore/tree``);
-- `SentenceOutline`: the sentences as the document's outline (document symbols);
-- `NextPlace`: the next place of a kind, from the engine's results (``annoscore/next``);
-- `InlayHints`, `TreeHighlight`, `SentenceFolding`, `CellSelection`: the
-  reading aids (head words after HEAD and DEPS, a word's head and
-  dependents highlighted, sentences and multiword tokens folded, selection
-  from cell to line to sentence; docs/reading-aids.md);
-- `Agreement`: other annotations of the same text compared (``annoscore.compareWith``,
-  ``annoscore/agreement``).
+`AnnoscoreServer` holds what every feature shares — the engine and the one
+thread that runs its work (`worker`), the background tasks, the client's
+position encoding, documents' names (URI ↔ the engine's key), positions of
+CoNLL-U requests, and publishing diagnostics and scores — and its features
+(`server.lsp.feature.LanguageFeature`), by class (`get_feature`).  It
+answers initialize, initialized and shutdown itself and tells every
+feature of them, and of the other events (`announce`), in the order the
+features were added (`server.lsp.app.FEATURES`, where the server is put
+together).
 
 Messages are read by `transport.MessageReader` (sizes capped, faults
 answered) and typed by `protocol.AnnoscoreProtocol`; `serve_stdio` runs it
@@ -42,7 +23,6 @@ import json
 import logging
 import os
 import sys
-import traceback
 from typing import Any, Callable, TypeVar
 
 from lsprotocol import types
@@ -57,10 +37,9 @@ from annoscore.scorer.problems import Problem
 from ..engine import Engine
 from ..engine.conllu import parts, validation_parts
 from ..processes import start_forkserver
-from ..code_entries import anchor
-from ..textstore import TextStore
-from .features.base import LanguageFeature
-from .positions import UTF16, UTF32, from_client, to_client
+from .diagnostics import DiagnosticsJSON
+from .feature import AsyncHook, Hook, LanguageFeature
+from .positions import UTF16, from_client, to_client
 from .protocol import AnnoscoreProtocol
 from .transport import MessageReader, read_into_from, serve
 from .worker import EngineWorker, Tasks
@@ -82,13 +61,12 @@ class AnnoscoreServer(LanguageServer):
         self.worker = EngineWorker()
         self.tasks = Tasks()
         self.encoding = UTF16
-        # The features (see `features`), by class.
-        self.feature_objects: dict[type, LanguageFeature] = {}
-        # Per document: the JSON of each diagnostic shown last, by the problem
-        # object and by its value and place (see lsp_diagnostics).
-        self._encoded: dict[str, tuple[dict[int, tuple[Problem, str]], dict[tuple, str]]] = {}
-        # The docsUrl those JSON texts link to (another one: none of them is reused).
-        self._encoded_docs_url = ""
+        # The features, by class, in the order they were added (the order they hear events in).
+        self._features: dict[type[LanguageFeature], LanguageFeature] = {}
+        self.diagnostics_json = DiagnosticsJSON()
+        self.feature(types.INITIALIZE)(_initialize)
+        self.feature(types.INITIALIZED)(_initialized)
+        self.feature(types.SHUTDOWN)(_shutdown)
 
     # --- running --------------------------------------------------------------
 
@@ -113,7 +91,8 @@ class AnnoscoreServer(LanguageServer):
     def report_server_error(self, error: Exception, source: Any) -> None:
         """(pygls's hook for a fault outside a request: a notification's
         handler, sending a message.)  One log line, and a short message to
-        the user; pygls's own shows the error whole."""
+        the user; pygls 2.1.1's own shows the error whole (and logs nothing).
+        tests/server/test_lsp_pygls_overrides.py fails if pygls's changes."""
         text = excerpt(str(error) or type(error).__name__, 200)
         logger.error("%s: %s", getattr(source, "__name__", "error"), text)
         try:
@@ -124,8 +103,7 @@ class AnnoscoreServer(LanguageServer):
 
     def stop_work(self) -> None:
         """Stop every feature's background work, the engine's thread and its helpers."""
-        for feature in self.feature_objects.values():
-            feature.stop()
+        self.announce(lambda feature: feature.shutdown())
         self.tasks.cancel_all()
         self.worker.shutdown()
         validation_parts.shutdown()
@@ -134,9 +112,31 @@ class AnnoscoreServer(LanguageServer):
         self.stop_work()
         self.shutdown()  # pygls's own
 
+    # --- features -------------------------------------------------------------
+
+    def add_feature(self, feature: LanguageFeature) -> None:
+        """Add a feature (one of each class): its handlers go to pygls, and
+        it hears every event from now on, after those added before it."""
+        if type(feature) in self._features:
+            raise ValueError(f"{type(feature).__name__} is a feature of this server already")
+        self._features[type(feature)] = feature
+        feature.register()
+
     def get_feature(self, feature_class: type[F]) -> F:
-        """The server's instance of a feature class."""
-        return self.feature_objects[feature_class]  # type: ignore[return-value]
+        """The server's instance of a feature class (the one way a feature finds another)."""
+        return self._features[feature_class]  # type: ignore[return-value]
+
+    def announce(self, hook: Hook) -> None:
+        """Tell every feature of an event, in the order they were added:
+        ``hook`` calls one feature's hook (``lambda f: f.document_saved(key)``)."""
+        for feature in list(self._features.values()):
+            hook(feature)
+
+    async def announce_awaited(self, hook: AsyncHook) -> None:
+        """`announce` for an event whose hooks are coroutines: each feature's
+        is awaited before the next feature hears."""
+        for feature in list(self._features.values()):
+            await hook(feature)
 
     # --- names ----------------------------------------------------------------
 
@@ -156,90 +156,17 @@ class AnnoscoreServer(LanguageServer):
             return from_fs_path(key) or key
         return key
 
-    # --- turning problems into LSP diagnostics (runs on the engine thread) ---------
+    # --- diagnostics, as JSON text (`diagnostics.DiagnosticsJSON`) ------------------
 
     def lsp_diagnostics(self, key: str, problems: list[Problem]) -> list[str]:
-        """LSP ``Diagnostic`` objects, each already written as JSON.
-
-        A large file shows a few thousand diagnostics after every edit, and
-        nearly all of them are the ones shown before.  Building lsprotocol
-        objects (or even dicts) and encoding them again would cost more than
-        the rescoring itself, so each diagnostic's JSON is kept, keyed by the
-        problem (with its absolute line), the text segment its line is in
-        and the line's place in that segment.  An edit makes new segments
-        where it changed the text; a segment that moved (lines above it
-        came or went) has its problems on other absolute lines, and another
-        problem that lands on one of those lines is on another line of the
-        segment: so a cached position is reused only for the same characters.
-        Before that, the problem object itself: the engine shows one object
-        again only as the same diagnostic (the UD validator's findings of
-        sentences not edited, see `server.engine.diagnostics.Listing`), and
-        looking it up costs no hashing of its fields.
-        """
+        """(On the engine thread.)  LSP ``Diagnostic`` objects of a document,
+        each already written as JSON (kept from one publication to the next)."""
         document = self.engine.documents.get(key)
-        store = document.store if document is not None else None
-        segments = store if isinstance(store, TextStore) else None
-        encoding = self.encoding
-        docs_url = self.engine.settings.docs_url
-        if docs_url != self._encoded_docs_url:  # the cached JSON links elsewhere (or not at all)
-            self._encoded.clear()
-            self._encoded_docs_url = docs_url
-        uri = self.uri_for(key)
-        known_objects, known = self._encoded.get(key, ({}, {}))
-        kept_objects: dict[int, tuple[Problem, str]] = {}
-        kept: dict[tuple, str] = {}
+        return self.diagnostics_json.encode(key, problems, document.store if document is not None else None,
+                                            self.encoding, self.engine.settings.docs_url, self.uri_for)
 
-        last = [-1, ""]  # the line looked up last (a diagnostic's start and end share it)
-
-        def position(line: int, column: int) -> dict[str, int]:
-            if store is not None and column > 0 and encoding != UTF32:
-                if last[0] != line:
-                    last[0], last[1] = line, store.line(line)
-                column = to_client(last[1], column, encoding)
-            return {"line": line, "character": max(column, 0)}
-
-        out = []
-        for p in problems:
-            entry = known_objects.get(id(p))
-            if entry is not None and entry[0] is p:
-                kept_objects[id(p)] = entry
-                out.append(entry[1])
-                continue
-            cache_key = None
-            if segments is not None and not p.related:
-                segment = segments.segments[segments.segment_at(p.line)]
-                cache_key = (p, segment, p.line - segment.first_line)
-                text = known.get(cache_key)
-                if text is not None:
-                    kept[cache_key] = text
-                    kept_objects[id(p)] = (p, text)
-                    out.append(text)
-                    continue
-            diagnostic: dict[str, Any] = {
-                "range": {"start": position(p.line, p.start), "end": position(p.line, p.end)},
-                "severity": int(p.severity), "code": p.code, "source": "annoscore", "message": p.message}
-            if docs_url:
-                entry = anchor(p.code)
-                if entry is not None:
-                    diagnostic["codeDescription"] = {"href": f"{docs_url}#{entry}"}
-            if p.data:
-                data = validation_data(p) if p.code != "disagreement" else \
-                    {"other": self.uri_for(str(p.datum("other"))), "column": p.datum("column")}
-                if data is not None:
-                    diagnostic["data"] = data
-            if p.related:
-                diagnostic["relatedInformation"] = [
-                    {"location": {"uri": uri, "range": {"start": position(r.line, r.start),
-                                                         "end": position(r.line, r.end)}},
-                     "message": r.message} for r in p.related]
-            text = json.dumps(diagnostic)
-            if cache_key is not None:
-                kept[cache_key] = text
-                kept_objects[id(p)] = (p, text)
-            out.append(text)
-        if segments is not None:
-            self._encoded[key] = (kept_objects, kept)  # only what is shown now: the cache does not grow
-        return out
+    def forget_diagnostics(self, key: str) -> None:
+        self.diagnostics_json.forget(key)
 
     # --- positions of CoNLL-U requests (on the engine thread) ------------------------
 
@@ -266,9 +193,6 @@ class AnnoscoreServer(LanguageServer):
         return types.Range(types.Position(line, to_client(store.line(line), start, self.encoding)),
                            types.Position(end_line, to_client(store.line(end_line), end, self.encoding)))
 
-    def forget_diagnostics(self, key: str) -> None:
-        self._encoded.pop(key, None)
-
     def publish_diagnostics(self, uri: str, diagnostics: list[str], version: int | None = None) -> None:
         """``textDocument/publishDiagnostics`` with the JSON texts from
         `lsp_diagnostics` (on the event loop's thread)."""
@@ -294,72 +218,23 @@ class AnnoscoreServer(LanguageServer):
         return payload
 
 
-def validation_data(problem: Problem) -> dict[str, Any] | None:
-    """A UD validation finding's ``data``: the validator's test id, level and
-    class (and ``ud_line``, 0-based, when the validator reports it on another
-    line: see `server.engine.conllu.twins`); None for other problems."""
-    test_id = problem.datum("test_id")
-    if test_id is None:
-        return None
-    data = {"test_id": test_id, "level": problem.datum("level"), "class": problem.datum("class")}
-    ud_line = problem.datum("ud_line")
-    if ud_line is not None:
-        data["ud_line"] = ud_line
-    return data
+# --- the server's own handlers: its part, then every feature's hook ---------------------
 
 
-def features() -> tuple[type[LanguageFeature], ...]:
-    """Every feature, in the order their lifecycle hooks run."""
-    from .features.agreement import Agreement
-    from .features.completion import CellCompletion
-    from .features.configuration import Configuration
-    from .features.documents import DocumentSync
-    from .features.editing import SentenceEditing
-    from .features.folding import SentenceFolding
-    from .features.highlight import TreeHighlight
-    from .features.hover import CellHover
-    from .features.inlay import InlayHints
-    from .features.navigation import TreeNavigation
-    from .features.outline import SentenceOutline
-    from .features.quickfix import QuickFixes
-    from .features.scoring import Scoring
-    from .features.seek import NextPlace
-    from .features.selection import CellSelection
-    from .features.symbols import SentenceSymbols
-    from .features.tree import SentenceTree
-    from .features.watching import FileWatching
-
-    return (Configuration, Scoring, DocumentSync, FileWatching, CellHover, QuickFixes, TreeNavigation,
-            CellCompletion, SentenceSymbols, SentenceTree, SentenceOutline, NextPlace, Agreement, SentenceEditing,
-            InlayHints, TreeHighlight, SentenceFolding, CellSelection)
+def _initialize(ls: AnnoscoreServer, params: types.InitializeParams) -> None:
+    client = params.client_info.name if params.client_info else ""
+    ls.engine.lone_cr_ends_lines = not keeps_lone_cr(client)
+    ls.announce(lambda feature: feature.initialize(params))
 
 
-def create_server() -> AnnoscoreServer:
-    server = AnnoscoreServer()
-    for feature_class in features():
-        feature = feature_class(server)
-        server.feature_objects[feature_class] = feature
-        feature.register()
+async def _initialized(ls: AnnoscoreServer, params: types.InitializedParams) -> None:
+    encoding = ls.workspace.position_encoding
+    ls.encoding = str(getattr(encoding, "value", encoding) or UTF16)
+    await ls.announce_awaited(lambda feature: feature.initialized())
 
-    @server.feature(types.INITIALIZE)
-    def initialize(ls: AnnoscoreServer, params: types.InitializeParams) -> None:
-        client = params.client_info.name if params.client_info else ""
-        ls.engine.lone_cr_ends_lines = not keeps_lone_cr(client)
-        for feature in ls.feature_objects.values():
-            feature.initialize(params)
 
-    @server.feature(types.INITIALIZED)
-    async def initialized(ls: AnnoscoreServer, params: types.InitializedParams) -> None:
-        encoding = ls.workspace.position_encoding
-        ls.encoding = str(getattr(encoding, "value", encoding) or UTF16)
-        for feature in ls.feature_objects.values():
-            await feature.initialized()
-
-    @server.feature(types.SHUTDOWN)
-    def shutdown(ls: AnnoscoreServer, *args) -> None:
-        ls.stop_work()
-
-    return server
+def _shutdown(ls: AnnoscoreServer, *args) -> None:
+    ls.stop_work()
 
 
 # Editors whose buffers keep a lone CR inside the line as a character (shown
@@ -380,43 +255,3 @@ def _large_body_coming(size: int) -> None:
     import takes about a second, which the first pass then waited for)."""
     if size >= parts.LIKELY_LARGE_BYTES:
         start_forkserver()
-
-
-class OneLineFormatter(logging.Formatter):
-    """Every log record is one line of at most `LOG_LINE` characters, its
-    control characters escaped: whatever a message quotes (a client's token,
-    a file's name, pygls's own messages), the editor's log gets no forged
-    line, no terminal escape and no quoted megabytes.  A traceback (exc_info)
-    is left out; its innermost frame is named."""
-
-    LOG_LINE = 2000
-
-    def format(self, record: logging.LogRecord) -> str:
-        try:
-            message = record.getMessage()
-        except Exception as error:  # (a message whose arguments do not fit its format)
-            message = f"{record.msg!r} ({type(error).__name__})"
-        if record.exc_info and record.exc_info[1] is not None:
-            error = record.exc_info[1]
-            frames = traceback.extract_tb(error.__traceback__)
-            where = f" (at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno})" if frames else ""
-            message += f": {type(error).__name__}: {error}{where}"
-        return f"annoscore {record.levelname}: {excerpt(message, self.LOG_LINE)}"
-
-
-def main() -> int:
-    level = os.environ.get("ANNOSCORE_LOG", "info").upper()
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(OneLineFormatter())
-    logging.basicConfig(level=level if level in logging._nameToLevel else "INFO", handlers=[handler])
-    if level != "DEBUG":
-        # pygls logs every message at INFO, and watchfiles every change it
-        # sees: too much for an editor's log (and a log file inside the
-        # watched folder would feed itself).
-        logging.getLogger("pygls").setLevel(logging.WARNING)
-        logging.getLogger("watchfiles").setLevel(logging.WARNING)
-    # Work moves between the event loop, the reader's thread and the engine
-    # thread several times per edit; a shorter switch interval than Python's
-    # 5 ms lets each handover happen sooner (a few ms less per edit).
-    sys.setswitchinterval(0.001)
-    return create_server().serve_stdio()

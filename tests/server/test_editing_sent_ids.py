@@ -44,10 +44,10 @@ def test_a_rescore_in_the_editor_leaves_the_sent_ids_gathered(tmp_path):
     gather a large document's (~0.5 s on 1M words)."""
     from annoscore.server.config import Settings
     from annoscore.server.engine import editing
-    from annoscore.server.lsp import server as lsp_server
+    from annoscore.server.lsp import app as lsp_app
     from annoscore.server.lsp.features.scoring import Scoring
 
-    ls = lsp_server.create_server()
+    ls = lsp_app.create_server()
     ls.engine = Engine(str(tmp_path), Settings())
     path = str(tmp_path / "doc.conllu")
     ls.engine.open(path, path, sentence("s1") + sentence("s2"), 1)

@@ -8,8 +8,6 @@ fails a test (every wait has a timeout) instead of stopping the suite."""
 
 from __future__ import annotations
 
-import hashlib
-import inspect
 import json
 import os
 import random
@@ -214,7 +212,7 @@ def test_every_registered_method_answers_wrong_typed_params(tmp_path):
     the server still answering after each notification, no traceback, each
     message at most one log line of bounded length, and resident memory back
     within a bound afterwards.  ANNOSCORE_FUZZ_MESSAGES sets how many (400)."""
-    from annoscore.server.lsp.server import create_server
+    from annoscore.server.lsp.app import create_server
 
     requests, notifications, commands = wrong_params.registered(create_server())
     assert {"annoscore/next", "annoscore/tree", "textDocument/codeAction"} <= set(requests)
@@ -262,33 +260,7 @@ def test_every_registered_method_answers_wrong_typed_params(tmp_path):
             server.process.kill()
 
 
-# --- what our overrides of pygls rely on -------------------------------------------------------
-
-
-def _fingerprint(function) -> str:
-    return hashlib.sha256(inspect.getsource(function).encode()).hexdigest()[:16]
-
-
-# The pygls 2.1.1 methods server/lsp/protocol.py overrides or relies on: if one
-# changes, read the new code and re-check the override, then update its entry.
-PYGLS_CODE = {
-    "JsonRPCProtocol._send_handler_result": "38d95833f8826cde",
-    "JsonRPCProtocol.handle_message": "d46f22474082c0cf",
-    "LanguageServerProtocol.lsp_shutdown": "86ec7ca1055cb177",
-}
-
-
-def test_the_pygls_code_our_overrides_rely_on_is_unchanged():
-    from pygls.protocol import LanguageServerProtocol
-    from pygls.protocol.json_rpc import JsonRPCProtocol
-
-    classes = {"JsonRPCProtocol": JsonRPCProtocol, "LanguageServerProtocol": LanguageServerProtocol}
-    found = {name: _fingerprint(getattr(classes[name.split(".")[0]], name.split(".")[1])) for name in PYGLS_CODE}
-    assert found == PYGLS_CODE, "pygls changed code that server/lsp/protocol.py overrides: " + json.dumps(found)
-    # What the overrides call must still be there, with the same shape.
-    assert list(inspect.signature(JsonRPCProtocol._send_handler_result).parameters) == ["self", "future", "msg_id"]
-    assert "self._shutdown" in inspect.getsource(JsonRPCProtocol.handle_message)
-    assert "self._shutdown = True" in inspect.getsource(LanguageServerProtocol.lsp_shutdown)
+# --- faults in pygls's paths (what our overrides rely on: test_lsp_pygls_overrides.py) -------------
 
 
 def test_a_fault_in_a_request_handler_is_one_log_line_and_an_answer(caplog):
@@ -301,7 +273,7 @@ def test_a_fault_in_a_request_handler_is_one_log_line_and_an_answer(caplog):
 
     from pygls.exceptions import JsonRpcInvalidParams
 
-    from annoscore.server.lsp.server import create_server
+    from annoscore.server.lsp.app import create_server
 
     protocol = create_server().protocol
     sent = []
@@ -351,7 +323,7 @@ def test_strict_types_keep_enums_and_refuse_other_types():
 def test_a_result_that_cannot_be_encoded_is_still_answered(caplog):
     """pygls 2.1.1 logs an answer it cannot encode and sends nothing (the
     client waits for ever); ours answers InternalError in one log line."""
-    from annoscore.server.lsp.server import create_server
+    from annoscore.server.lsp.app import create_server
 
     protocol = create_server().protocol
     written: list[str] = []

@@ -53,7 +53,7 @@ def test_a_broken_payload_is_refused():
 
 def registered() -> tuple[set[str], set[str]]:
     """The server's own requests (annoscore/…) and commands, read from pygls's feature manager."""
-    from annoscore.server.lsp.server import create_server
+    from annoscore.server.lsp.app import create_server
     fm = create_server().protocol.fm
     return {m for m in fm.features if m.startswith("annoscore/")}, set(fm.commands)
 

@@ -1,3 +1,3 @@
-"""One class per LSP feature, each a `base.LanguageFeature`; the server
-lists them in `server.lsp.server.features` and finds one by its class
-(`AnnoscoreServer.get_feature`)."""
+"""One class per LSP feature, each a `server.lsp.feature.LanguageFeature`;
+the server is put together from them in `server.lsp.app` and finds one by
+its class (`AnnoscoreServer.get_feature`)."""

@@ -19,9 +19,11 @@ from typing import Any
 
 from pygls.uris import to_fs_path
 
-from .base import LanguageFeature
-from .scoring import Scoring, _uri_of, uri_problem
+from ..feature import LanguageFeature, command, handles
+from ..params import uri_of, uri_problem
+from ..server import AnnoscoreServer
 from ..transport import shown
+from .scoring import Scoring
 
 COMPARE = "annoscore.compareWith"
 AGREEMENT = "annoscore/agreement"
@@ -46,24 +48,23 @@ def _path_of(other: str) -> str:
 
 
 class Agreement(LanguageFeature):
-    def register(self) -> None:
-        server = self.server
-        server.protocol.check_params(COMPARE, compare_arguments_problem)
-        server.protocol.check_params(AGREEMENT, uri_problem)
+    server: AnnoscoreServer
 
-        @server.command(COMPARE)
-        async def compare_with(ls, *args: Any) -> dict[str, Any]:
-            uri, other = args
-            key, _ = ls.key_for(uri)
-            path = None if other is None else _path_of(other)
-            await ls.worker.run(ls.engine.compare_with, key, path)
-            ls.get_feature(Scoring).schedule(key)
-            return {"uri": uri, "other": None if path is None else ls.uri_for(path)}
+    @command(COMPARE, check=compare_arguments_problem)
+    async def compare_with(self, *args: Any) -> dict[str, Any]:
+        ls = self.server
+        uri, other = args
+        key, _ = ls.key_for(uri)
+        path = None if other is None else _path_of(other)
+        await ls.worker.run(ls.engine.compare_with, key, path)
+        ls.get_feature(Scoring).schedule(key)
+        return {"uri": uri, "other": None if path is None else ls.uri_for(path)}
 
-        @server.feature(AGREEMENT)
-        async def agreement(ls, params: Any) -> list[dict[str, Any]] | None:
-            uri = _uri_of(params)
-            if uri is None:
-                return None
-            payload = await ls.worker.run(ls.score_payload, ls.key_for(uri)[0])
-            return None if payload is None else payload.get("agreement")
+    @handles(AGREEMENT, check=uri_problem)
+    async def agreement(self, params: Any) -> list[dict[str, Any]] | None:
+        uri = uri_of(params)
+        if uri is None:
+            return None
+        ls = self.server
+        payload = await ls.worker.run(ls.score_payload, ls.key_for(uri)[0])
+        return None if payload is None else payload.get("agreement")

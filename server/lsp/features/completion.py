@@ -8,15 +8,17 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from .base import LanguageFeature
+from ..feature import LanguageFeature, handles
+from ..server import AnnoscoreServer
 from ...engine.completion import complete
 
 
 class CellCompletion(LanguageFeature):
-    def register(self) -> None:
-        @self.server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions())
-        async def completion(ls, params: types.CompletionParams) -> types.CompletionList | None:
-            return await ls.worker.run(self.items, params.text_document.uri, params.position)
+    server: AnnoscoreServer
+
+    @handles(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions())
+    async def completion(self, params: types.CompletionParams) -> types.CompletionList | None:
+        return await self.server.worker.run(self.items, params.text_document.uri, params.position)
 
     def items(self, uri: str, position: types.Position) -> types.CompletionList | None:
         """(On the engine thread.)"""

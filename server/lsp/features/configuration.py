@@ -18,7 +18,8 @@ from lsprotocol import types
 from annoscore.scorer.problems import Problem, Severity
 from annoscore.scorer.reading import set_size_limit
 
-from .base import LanguageFeature
+from ..feature import LanguageFeature, handles
+from ..server import AnnoscoreServer
 from ...config import ConfigProblem, Settings, apply_editor_settings, load_project
 
 logger = logging.getLogger("annoscore")
@@ -35,7 +36,9 @@ def _section(data: Any) -> Any:
 
 
 class Configuration(LanguageFeature):
-    def __init__(self, server) -> None:
+    server: AnnoscoreServer
+
+    def __init__(self, server: AnnoscoreServer) -> None:
         super().__init__(server)
         self.editor_data: Any = None
         self.settings = Settings()
@@ -43,19 +46,16 @@ class Configuration(LanguageFeature):
         self._published_config_file: str | None = None
         self._shown: list[ConfigProblem] = []
 
-    def register(self) -> None:
-        server = self.server
+    @handles(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def did_change_configuration(self, params: types.DidChangeConfigurationParams) -> None:
+        data = _section(params.settings) if params.settings else None
+        if isinstance(data, dict) and data:
+            self.editor_data = data
+        elif self._can_pull():
+            await self.pull()
+        await self.apply()
 
-        @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-        async def did_change_configuration(ls, params: types.DidChangeConfigurationParams) -> None:
-            data = _section(params.settings) if params.settings else None
-            if isinstance(data, dict) and data:
-                self.editor_data = data
-            elif self._can_pull():
-                await self.pull()
-            await self.apply()
-
-    # --- lifecycle ------------------------------------------------------------
+    # --- events ---------------------------------------------------------------
 
     def initialize(self, params: types.InitializeParams) -> None:
         root = None
@@ -113,11 +113,7 @@ class Configuration(LanguageFeature):
         self.settings, self.problems = self._compute()
         keys = await self.server.worker.run(self.server.engine.set_settings, self.settings)
         await self._report()
-        from .scoring import Scoring
-
-        scoring = self.server.get_feature(Scoring)
-        for key in keys:
-            scoring.schedule(key)
+        self.server.announce(lambda feature: feature.settings_changed(keys))
 
     async def _report(self) -> None:
         server = self.server

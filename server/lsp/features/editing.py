@@ -24,7 +24,8 @@ from lsprotocol import types
 from annoscore.scorer.conllu.editing import EditError
 from annoscore.scorer.conllu.editing.operations import OPERATIONS
 
-from .base import LanguageFeature
+from ..feature import LanguageFeature, command
+from ..server import AnnoscoreServer
 from ..transport import shown
 from ...engine.editing import RENUMBER, PlannedEdit, plan
 
@@ -56,14 +57,12 @@ def edit_arguments_problem(arguments: Any) -> str | None:
 
 
 class SentenceEditing(LanguageFeature):
-    def register(self) -> None:
-        server = self.server
-        server.protocol.check_params(EDIT, edit_arguments_problem)
+    server: AnnoscoreServer
 
-        @server.command(EDIT)
-        async def edit(ls, *args: Any) -> dict[str, Any]:
-            given = dict(args[0])
-            return await ls.worker.run(self.answer, given)
+    @command(EDIT, check=edit_arguments_problem)
+    async def edit(self, *args: Any) -> dict[str, Any]:
+        given = dict(args[0])
+        return await self.server.worker.run(self.answer, given)
 
     # --- on the engine thread -------------------------------------------------------
 

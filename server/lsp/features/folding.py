@@ -14,16 +14,18 @@ from typing import Any
 
 from lsprotocol import types
 
-from .base import LanguageFeature
+from ..feature import LanguageFeature, handles
 from ..protocol import Encoded
+from ..server import AnnoscoreServer
 from ...engine.reading import folding_ranges
 
 
 class SentenceFolding(LanguageFeature):
-    def register(self) -> None:
-        @self.server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
-        async def folding_range(ls, params: types.FoldingRangeParams) -> Any:
-            return await ls.worker.run(self.ranges, params.text_document.uri)
+    server: AnnoscoreServer
+
+    @handles(types.TEXT_DOCUMENT_FOLDING_RANGE)
+    async def folding_range(self, params: types.FoldingRangeParams) -> Any:
+        return await self.server.worker.run(self.ranges, params.text_document.uri)
 
     def ranges(self, uri: str) -> Encoded | None:
         """(On the engine thread.)"""

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from .base import LanguageFeature
+from ..feature import LanguageFeature, handles
+from ..server import AnnoscoreServer
 from ...engine.reading import highlights
 
 KINDS = {"word": types.DocumentHighlightKind.Text, "head": types.DocumentHighlightKind.Write,
@@ -15,11 +16,11 @@ KINDS = {"word": types.DocumentHighlightKind.Text, "head": types.DocumentHighlig
 
 
 class TreeHighlight(LanguageFeature):
-    def register(self) -> None:
-        @self.server.feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
-        async def document_highlight(ls, params: types.DocumentHighlightParams) \
-                -> list[types.DocumentHighlight] | None:
-            return await ls.worker.run(self.marks, params.text_document.uri, params.position)
+    server: AnnoscoreServer
+
+    @handles(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+    async def document_highlight(self, params: types.DocumentHighlightParams) -> list[types.DocumentHighlight] | None:
+        return await self.server.worker.run(self.marks, params.text_document.uri, params.position)
 
     def marks(self, uri: str, position: types.Position) -> list[types.DocumentHighlight] | None:
         """(On the engine thread.)"""

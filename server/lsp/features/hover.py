@@ -25,7 +25,8 @@ from lsprotocol import types
 
 from annoscore.scorer.conllu.sentence import HEAD, MISC, Sentence
 
-from .base import LanguageFeature
+from ..feature import LanguageFeature, handles
+from ..server import AnnoscoreServer
 from ...engine.cells import Cell, SentenceSummary, describe
 
 
@@ -150,10 +151,11 @@ def summary_text(summary: SentenceSummary, style: Style = Markdown) -> str:
 
 
 class CellHover(LanguageFeature):
-    def register(self) -> None:
-        @self.server.feature(types.TEXT_DOCUMENT_HOVER)
-        async def hover(ls, params: types.HoverParams) -> types.Hover | None:
-            return await ls.worker.run(self.hover_at, params.text_document.uri, params.position)
+    server: AnnoscoreServer
+
+    @handles(types.TEXT_DOCUMENT_HOVER)
+    async def hover(self, params: types.HoverParams) -> types.Hover | None:
+        return await self.server.worker.run(self.hover_at, params.text_document.uri, params.position)
 
     def _markdown(self) -> bool:
         capabilities = self.server.client_capabilities

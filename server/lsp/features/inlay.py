@@ -11,16 +11,18 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from .base import LanguageFeature
+from ..feature import LanguageFeature, handles
 from ..positions import to_client
+from ..server import AnnoscoreServer
 from ...engine.reading import inlay_hints
 
 
 class InlayHints(LanguageFeature):
-    def register(self) -> None:
-        @self.server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
-        async def inlay_hint(ls, params: types.InlayHintParams) -> list[types.InlayHint] | None:
-            return await ls.worker.run(self.hints, params.text_document.uri, params.range)
+    server: AnnoscoreServer
+
+    @handles(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
+    async def inlay_hint(self, params: types.InlayHintParams) -> list[types.InlayHint] | None:
+        return await self.server.worker.run(self.hints, params.text_document.uri, params.range)
 
     def hints(self, uri: str, span: types.Range) -> list[types.InlayHint] | None:
         """(On the engine thread.)"""

@@ -14,22 +14,22 @@ from lsprotocol import types
 
 from annoscore.scorer.conllu.sentence import DEPREL, FORM, HEAD
 
-from .base import LanguageFeature
+from ..feature import LanguageFeature, handles
+from ..server import AnnoscoreServer
 from ...engine.cells import Cell, describe
 
 
 class TreeNavigation(LanguageFeature):
-    def register(self) -> None:
-        server = self.server
+    server: AnnoscoreServer
 
-        @server.feature(types.TEXT_DOCUMENT_DEFINITION)
-        async def definition(ls, params: types.DefinitionParams) -> types.Location | None:
-            return await ls.worker.run(self.head_of, params.text_document.uri, params.position)
+    @handles(types.TEXT_DOCUMENT_DEFINITION)
+    async def definition(self, params: types.DefinitionParams) -> types.Location | None:
+        return await self.server.worker.run(self.head_of, params.text_document.uri, params.position)
 
-        @server.feature(types.TEXT_DOCUMENT_REFERENCES)
-        async def references(ls, params: types.ReferenceParams) -> list[types.Location] | None:
-            return await ls.worker.run(self.dependents_of, params.text_document.uri, params.position,
-                                       params.context.include_declaration)
+    @handles(types.TEXT_DOCUMENT_REFERENCES)
+    async def references(self, params: types.ReferenceParams) -> list[types.Location] | None:
+        return await self.server.worker.run(self.dependents_of, params.text_document.uri, params.position,
+                                            params.context.include_declaration)
 
     # --- on the engine thread ---------------------------------------------------------
 

@@ -23,25 +23,27 @@ from typing import Any
 
 from lsprotocol import types
 
-from .base import LanguageFeature
+from ..feature import LanguageFeature, handles
 from ..positions import to_client
 from ..protocol import Encoded
+from ..server import AnnoscoreServer
 from ...engine.outline import OutlineEntry, segment_outlines
 
 KIND = int(types.SymbolKind.String)
 
 
 class SentenceOutline(LanguageFeature):
-    def __init__(self, server) -> None:
+    server: AnnoscoreServer
+
+    def __init__(self, server: AnnoscoreServer) -> None:
         super().__init__(server)
         self.hierarchical = True
         # Per document key: ((text version, threshold, encoding, shape), answer).
         self._answers: dict[str, tuple[tuple, Encoded]] = {}
 
-    def register(self) -> None:
-        @self.server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-        async def outline(ls, params: types.DocumentSymbolParams) -> Any:
-            return await ls.worker.run(self.outline_of, params.text_document.uri)
+    @handles(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    async def outline(self, params: types.DocumentSymbolParams) -> Any:
+        return await self.server.worker.run(self.outline_of, params.text_document.uri)
 
     def initialize(self, params: types.InitializeParams) -> None:
         text_document = params.capabilities.text_document if params.capabilities else None

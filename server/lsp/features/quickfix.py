@@ -15,33 +15,37 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from .base import LanguageFeature
+from ..feature import LanguageFeature, handles
+from ..server import AnnoscoreServer
 from .editing import SentenceEditing
 from ...engine.fixes import FIXABLE, fix_for, gold_fix_at
 from ...engine.suggestions import SUGGESTED, suggestions_for
 
 
 class QuickFixes(LanguageFeature):
-    def register(self) -> None:
-        @self.server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
-            code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.RefactorRewrite]))
-        async def code_action(ls, params: types.CodeActionParams) -> list[types.CodeAction] | None:
-            only = [str(getattr(kind, "value", kind)) for kind in params.context.only or ()]
-            # Answer only the kinds asked for (a kind covers its subkinds).
-            quickfix = not only or any("quickfix".startswith(kind) for kind in only)
-            refactor = not only or any("refactor.rewrite".startswith(kind) for kind in only)
-            if not quickfix and not refactor:
-                return None
-            uri = params.text_document.uri
-            ours = [d for d in params.context.diagnostics if d.source == "annoscore" and isinstance(d.code, str)]
-            wanted = [d for d in ours if d.code in FIXABLE or d.code in SUGGESTED] if quickfix else []
-            editing = ls.get_feature(SentenceEditing)
+    server: AnnoscoreServer
 
-            def all_actions() -> list[types.CodeAction]:
-                out = self.actions(uri, wanted, params.range.start) if quickfix else []
-                return out + editing.actions(uri, params.range.start, ours, refactor, quickfix)
+    @handles(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
+        code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.RefactorRewrite]))
+    async def code_action(self, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+        only = [str(getattr(kind, "value", kind)) for kind in params.context.only or ()]
+        # Answer only the kinds asked for (a kind covers its subkinds).
+        quickfix = not only or any("quickfix".startswith(kind) for kind in only)
+        refactor = not only or any("refactor.rewrite".startswith(kind) for kind in only)
+        if not quickfix and not refactor:
+            return None
+        uri = params.text_document.uri
+        ours = [d for d in params.context.diagnostics if d.source == "annoscore" and isinstance(d.code, str)]
+        wanted = [d for d in ours if d.code in FIXABLE or d.code in SUGGESTED] if quickfix else []
+        return await self.server.worker.run(self.all_actions, uri, params.range.start, ours, wanted,
+                                            quickfix, refactor) or None
 
-            return await ls.worker.run(all_actions) or None
+    def all_actions(self, uri: str, cursor: types.Position, ours: list[types.Diagnostic],
+                    wanted: list[types.Diagnostic], quickfix: bool, refactor: bool) -> list[types.CodeAction]:
+        """(On the engine thread.)  The fixes, then the structural edits at
+        the cursor (`SentenceEditing`'s)."""
+        out = self.actions(uri, wanted, cursor) if quickfix else []
+        return out + self.server.get_feature(SentenceEditing).actions(uri, cursor, ours, refactor, quickfix)
 
     def actions(self, uri: str, diagnostics: list[types.Diagnostic],
                 cursor: types.Position | None = None) -> list[types.CodeAction]:

@@ -1,5 +1,10 @@
 """Rescoring, and telling the client: diagnostics and ``annoscore/score``.
 
+A document is rescored when it is opened or saved, while typing when the
+setting ``run`` is ``onType`` (debounced), and when the settings or files
+on disk change what it shows: the events every feature hears
+(`server.lsp.feature.LanguageFeature`).
+
 A rescore is scheduled per document; scheduling again before it started
 replaces it (so a burst of saves or keystrokes costs one rescore, and a newer
 change supersedes stale work).  The engine does the work on its thread; the
@@ -26,8 +31,10 @@ from typing import Any
 
 from lsprotocol import types
 
-from .base import LanguageFeature
+from ..feature import LanguageFeature, command, handles
+from ..params import uri_of, uri_problem
 from ..progress import PassProgress
+from ..server import AnnoscoreServer
 from ..transport import shown
 from ...engine.editing import sent_ids
 from ...textstore import TextStore
@@ -37,25 +44,6 @@ logger = logging.getLogger("annoscore")
 SCORE = "annoscore/score"
 REPORT = "annoscore/report"
 RESCORE = "annoscore.rescore"
-
-
-def _uri_of(params: Any) -> str | None:
-    if isinstance(params, dict):
-        return params.get("uri")
-    uri = getattr(params, "uri", None)
-    if uri is None and isinstance(params, (list, tuple)) and params:
-        return _uri_of(params[0])
-    return uri
-
-
-def uri_problem(params: Any) -> str | None:
-    """What is wrong with the params ``{"uri": "…"}`` of a request, or None."""
-    if not isinstance(params, dict):
-        return f"expected an object with a \"uri\", not {shown(params)}"
-    uri = params.get("uri")
-    if not isinstance(uri, str):
-        return f"\"uri\" must be a string (a document's URI), not {shown(uri)}"
-    return None
 
 
 def rescore_arguments_problem(arguments: Any) -> str | None:
@@ -73,44 +61,66 @@ def rescore_arguments_problem(arguments: Any) -> str | None:
 
 
 class Scoring(LanguageFeature):
-    def __init__(self, server) -> None:
+    server: AnnoscoreServer
+    TYPING_DELAY = 0.3  # seconds of quiet before rescoring while typing
+
+    def __init__(self, server: AnnoscoreServer) -> None:
         super().__init__(server)
         self._pending: dict[str, asyncio.Task] = {}
         self._validating: dict[str, Any] = {}  # key -> the validation future waited for
 
-    def register(self) -> None:
-        server = self.server
-        for name, check in ((SCORE, uri_problem), (REPORT, uri_problem), (RESCORE, rescore_arguments_problem)):
-            server.protocol.check_params(name, check)
+    @handles(SCORE, check=uri_problem)
+    async def score(self, params: Any) -> dict[str, Any] | None:
+        uri = uri_of(params)
+        if uri is None:
+            return None
+        ls = self.server
+        return await ls.worker.run(ls.score_payload, ls.key_for(uri)[0])
 
-        @server.feature(SCORE)
-        async def score(ls, params: Any) -> dict[str, Any] | None:
-            uri = _uri_of(params)
-            if uri is None:
-                return None
-            key, _ = ls.key_for(uri)
-            return await ls.worker.run(ls.score_payload, key)
+    @handles(REPORT, check=uri_problem)
+    async def report(self, params: Any) -> dict[str, Any] | None:
+        uri = uri_of(params)
+        if uri is None:
+            return None
+        ls = self.server
+        text = await ls.worker.run(ls.engine.report, ls.key_for(uri)[0])
+        return None if text is None else {"uri": uri, "text": text}
 
-        @server.feature(REPORT)
-        async def report(ls, params: Any) -> dict[str, Any] | None:
-            uri = _uri_of(params)
-            if uri is None:
-                return None
-            key, _ = ls.key_for(uri)
-            text = await ls.worker.run(ls.engine.report, key)
-            return None if text is None else {"uri": uri, "text": text}
+    @command(RESCORE, check=rescore_arguments_problem)
+    async def rescore_command(self, *args: Any) -> None:
+        ls = self.server
+        uri = uri_of(args[0]) if args else None
+        if isinstance(args[0] if args else None, str):
+            uri = args[0]
+        if uri:
+            self.schedule(ls.key_for(uri)[0])
+        else:
+            for document in list(ls.engine.documents.values()):
+                if document.in_editor:
+                    self.schedule(document.key)
 
-        @server.command(RESCORE)
-        async def rescore(ls, *args: Any) -> None:
-            uri = _uri_of(args[0]) if args else None
-            if isinstance(args[0] if args else None, str):
-                uri = args[0]
-            if uri:
-                self.schedule(ls.key_for(uri)[0])
-            else:
-                for document in list(ls.engine.documents.values()):
-                    if document.in_editor:
-                        self.schedule(document.key)
+    # --- events: what is rescored when --------------------------------------
+
+    def document_opened(self, key: str) -> None:
+        self.schedule(key)
+
+    def document_changed(self, key: str) -> None:
+        if self.server.engine.settings.run == "onType":
+            self.schedule(key, self.TYPING_DELAY)
+
+    def document_saved(self, key: str) -> None:
+        self.schedule(key)
+
+    def document_closed(self, key: str) -> None:
+        self.cancel(key)
+
+    def settings_changed(self, keys: list[str]) -> None:
+        for key in keys:
+            self.schedule(key)
+
+    def files_changed(self, keys: list[str]) -> None:
+        for key in keys:
+            self.schedule(key)
 
     # --- scheduling ----------------------------------------------------------
 

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import LanguageFeature
-from .tree import field, position_problem
+from ..feature import LanguageFeature, handles
+from ..params import field, position_problem
 from ..positions import to_client
+from ..server import AnnoscoreServer
 from ..transport import shown
 from ...engine.seek import DIRECTIONS, KINDS, find
 
@@ -35,16 +36,14 @@ def next_params_problem(params: Any) -> str | None:
 
 
 class NextPlace(LanguageFeature):
-    def register(self) -> None:
-        server = self.server
-        server.protocol.check_params(NEXT, next_params_problem)
+    server: AnnoscoreServer
 
-        @server.feature(NEXT)
-        async def next_place(ls, params: Any) -> dict[str, Any] | None:
-            position = field(params, "position")
-            return await ls.worker.run(self.find_from, field(params, "uri"), field(position, "line"),
-                                       field(position, "character"), field(params, "kind"),
-                                       field(params, "direction") or "next")
+    @handles(NEXT, check=next_params_problem)
+    async def next_place(self, params: Any) -> dict[str, Any] | None:
+        position = field(params, "position")
+        return await self.server.worker.run(self.find_from, field(params, "uri"), field(position, "line"),
+                                            field(position, "character"), field(params, "kind"),
+                                            field(params, "direction") or "next")
 
     def find_from(self, uri: str, line: int, character: int, kind: str, direction: str) -> dict[str, Any] | None:
         """(On the engine thread.)"""

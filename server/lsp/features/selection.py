@@ -6,15 +6,17 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from .base import LanguageFeature
+from ..feature import LanguageFeature, handles
+from ..server import AnnoscoreServer
 from ...engine.reading import selection_ranges
 
 
 class CellSelection(LanguageFeature):
-    def register(self) -> None:
-        @self.server.feature(types.TEXT_DOCUMENT_SELECTION_RANGE)
-        async def selection_range(ls, params: types.SelectionRangeParams) -> list[types.SelectionRange] | None:
-            return await ls.worker.run(self.ranges, params.text_document.uri, params.positions)
+    server: AnnoscoreServer
+
+    @handles(types.TEXT_DOCUMENT_SELECTION_RANGE)
+    async def selection_range(self, params: types.SelectionRangeParams) -> list[types.SelectionRange] | None:
+        return await self.server.worker.run(self.ranges, params.text_document.uri, params.positions)
 
     def ranges(self, uri: str, positions: list[types.Position]) -> list[types.SelectionRange] | None:
         """(On the engine thread.)  One chain per position, as the protocol asks."""

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from .base import LanguageFeature
+from ..feature import LanguageFeature, handles
+from ..server import AnnoscoreServer
 from ...engine.symbols import find_sentences
 
 
 class SentenceSymbols(LanguageFeature):
-    def register(self) -> None:
-        @self.server.feature(types.WORKSPACE_SYMBOL)
-        async def symbols(ls, params: types.WorkspaceSymbolParams) -> list[types.SymbolInformation]:
-            return await ls.worker.run(self.find, params.query)
+    server: AnnoscoreServer
+
+    @handles(types.WORKSPACE_SYMBOL)
+    async def symbols(self, params: types.WorkspaceSymbolParams) -> list[types.SymbolInformation]:
+        return await self.server.worker.run(self.find, params.query)
 
     def find(self, query: str) -> list[types.SymbolInformation]:
         """(On the engine thread.)"""

@@ -12,32 +12,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import LanguageFeature
+from ..feature import LanguageFeature, handles
+from ..params import field, position_problem
+from ..server import AnnoscoreServer
 from ..transport import shown
 from ...engine.tree import sentence_tree
 from ...engine.treetext import render_tree
 
 TREE = "annoscore/tree"
 FORMATS = ("data", "text")
-
-
-def field(params: Any, name: str) -> Any:
-    """A field of a request's params, as a dict or as pygls's object."""
-    return params.get(name) if isinstance(params, dict) else getattr(params, name, None)
-
-
-def position_problem(params: Any) -> str | None:
-    """What is wrong with ``{"uri", "position": {"line", "character"}}``, or None."""
-    if not isinstance(params, dict):
-        return f"expected an object with a \"uri\" and a \"position\", not {shown(params)}"
-    if not isinstance(params.get("uri"), str):
-        return f"\"uri\" must be a string (a document's URI), not {shown(params.get('uri'))}"
-    position = params.get("position")
-    if not isinstance(position, dict) or not all(
-            isinstance(position.get(k), int) and not isinstance(position.get(k), bool) and position[k] >= 0
-            for k in ("line", "character")):
-        return f"\"position\" must be {{\"line\": n, \"character\": n}} (n ≥ 0), not {shown(position)}"
-    return None
 
 
 def tree_params_problem(params: Any) -> str | None:
@@ -49,15 +32,13 @@ def tree_params_problem(params: Any) -> str | None:
 
 
 class SentenceTree(LanguageFeature):
-    def register(self) -> None:
-        server = self.server
-        server.protocol.check_params(TREE, tree_params_problem)
+    server: AnnoscoreServer
 
-        @server.feature(TREE)
-        async def tree(ls, params: Any) -> dict[str, Any] | None:
-            position = field(params, "position")
-            return await ls.worker.run(self.tree_at, field(params, "uri"), field(position, "line"),
-                                       field(params, "format") or "data")
+    @handles(TREE, check=tree_params_problem)
+    async def tree(self, params: Any) -> dict[str, Any] | None:
+        position = field(params, "position")
+        return await self.server.worker.run(self.tree_at, field(params, "uri"), field(position, "line"),
+                                            field(params, "format") or "data")
 
     def tree_at(self, uri: str, line: int, form: str = "data") -> dict[str, Any] | None:
         """(On the engine thread.)"""

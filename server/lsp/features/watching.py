@@ -19,30 +19,39 @@ import os
 from lsprotocol import types
 from watchfiles import DefaultFilter, awatch
 
-from .base import LanguageFeature
+from ..feature import LanguageFeature, handles
+from ..server import AnnoscoreServer
 from .configuration import Configuration
-from .scoring import Scoring
 from ...project import CONFIG_FILES
 
 logger = logging.getLogger("annoscore")
 
 
 class FileWatching(LanguageFeature):
-    def __init__(self, server) -> None:
+    server: AnnoscoreServer
+
+    def __init__(self, server: AnnoscoreServer) -> None:
         super().__init__(server)
         self._stop: asyncio.Event | None = None
         self._task: asyncio.Task | None = None
         self._folders: frozenset[str] = frozenset()
 
-    def register(self) -> None:
-        server = self.server
+    @handles(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    async def did_change_watched_files(self, params: types.DidChangeWatchedFilesParams) -> None:
+        await self.changed({self.server.key_for(change.uri)[1] for change in params.changes} - {None})
 
-        @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-        async def did_change_watched_files(ls, params: types.DidChangeWatchedFilesParams) -> None:
-            await self.changed({ls.key_for(change.uri)[1] for change in params.changes} - {None})
+    # --- events ---------------------------------------------------------------
 
     async def initialized(self) -> None:
         self.refresh()
+
+    def document_opened(self, key: str) -> None:
+        self.refresh()  # (its folder, or its gold's, may be new)
+
+    def shutdown(self) -> None:
+        self.stop()
+
+    # --- watching -------------------------------------------------------------
 
     def folders(self) -> frozenset[str]:
         engine = self.server.engine
@@ -84,11 +93,9 @@ class FileWatching(LanguageFeature):
         ls = self.server
         if any(os.path.basename(p) in CONFIG_FILES for p in paths):
             await ls.get_feature(Configuration).apply()
-        scoring = ls.get_feature(Scoring)
         keys: list[str] = []
         for path in sorted(paths):
             for key in await ls.worker.run(ls.engine.disk_changed, path):
                 if key not in keys:
                     keys.append(key)
-        for key in keys:
-            scoring.schedule(key)
+        ls.announce(lambda feature: feature.files_changed(keys))
