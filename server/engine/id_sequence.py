@@ -55,6 +55,10 @@ def fold(problems: list[Problem], store: TextStore) -> list[Problem]:
     for index, consequences in folded.items():
         cause = causes[index]
         assert cause is not None
+        # In reading order, whatever order the problems came in (the language
+        # server lists them unordered, and an incremental rescore lists them
+        # in another order than a fresh one).
+        consequences.sort(key=lambda p: (p.line, p.start, p.end, p.code, p.message))
         related = tuple(Related(p.line, p.start, p.end, f"{p.code}: {p.message}") for p in consequences)
         out.append(Problem(cause.code, cause.message, cause.line, cause.start, cause.end, cause.severity,
                            refuses=True, related=related))

@@ -27,7 +27,6 @@ import functools
 import os
 import random
 import shutil
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -35,44 +34,9 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from lsp_support import wait_for
-from annoscore.scorer.codes import CODES
-from annoscore.scorer.validation.incident import TESTS
-from annoscore.server.config import Settings
-from annoscore.server.engine import Engine
-from annoscore.server.engine.conllu.handler import results_of
-from annoscore.server.textstore import TextStore
-from flicker_support import big_document, rewritten
+from flicker_support import VALIDATOR_CODES, Allowance, Fresh, big_document, rewritten
 from incremental_support import VALIDATION_EDITS, random_edit
 from test_lsp_incremental import racing_client  # noqa: F401  (the fixture)
-
-VALIDATOR_CODES = set(TESTS) - set(CODES)
-LIMIT = Settings().max_diagnostics_per_document
-
-
-class Fresh:
-    """A fresh check of a version: its diagnostics, and the document-wide
-    findings among them, as (code, line, start, end, message)."""
-
-    def __init__(self, root: Path, path: Path, text: str) -> None:
-        engine = Engine(str(root), Settings())
-        engine.explains_id_sequence = True  # as the language server's engine
-        engine.open(str(path), str(path), text, 1)
-        engine.rescore(str(path))
-        self.all = {(p.code, p.line, p.start, p.end, p.message) for p in engine.diagnostics(str(path))}
-        assert len(self.all) < min(LIMIT, Settings().max_diagnostics), "keep below the limits"
-        state = results_of(engine.documents[str(path)]).validation
-        self.document_wide = {(p.code, p.line, p.start, p.end, p.message) for p in state.problems}
-        self.segments = {s.text for s in TextStore(text).segments}
-
-
-def changed_lines(text: str, known: set[str] | None) -> set[int]:
-    """Lines of the segments (sentence and blank lines after it) whose text is not in ``known``."""
-    out: set[int] = set()
-    for s in TextStore(text).segments:
-        if known is None or s.text not in known:
-            out.update(range(s.first_line, s.first_line + s.n_lines))
-    return out
-
 
 def published_set(params: types.PublishDiagnosticsParams) -> set[tuple]:
     return {(d.code, d.range.start.line, d.range.start.character, d.range.end.character, d.message)
@@ -80,29 +44,12 @@ def published_set(params: types.PublishDiagnosticsParams) -> set[tuple]:
 
 
 def check_against_fresh(published: list, texts: dict, fresh) -> int:
-    """The allowance of the module's docstring, for every set in the order published;
-    returns how many sets were incomplete (blocks pending)."""
-    last_complete: Fresh | None = None
-    incomplete = 0
-    for params in published:
-        v = params.version
-        expected: Fresh = fresh(v)
-        got = published_set(params)
-        if got == expected.all:
-            last_complete = expected
-            continue
-        incomplete += 1
-        changed = changed_lines(texts[v], last_complete.segments if last_complete else None)
-        own = {d for d in got if d[0] not in VALIDATOR_CODES}
-        assert own == {d for d in expected.all if d[0] not in VALIDATOR_CODES}, v
-        stale = Counter((d[0], d[4]) for d in (last_complete.document_wide if last_complete else ()))
-        now = Counter((d[0], d[4]) for d in expected.document_wide)
-        lost = {d for d in expected.all - got if d[0] in VALIDATOR_CODES and d[1] not in changed
-                and not (d in expected.document_wide and now[d[0], d[4]] != stale[d[0], d[4]])}
-        assert not lost, (v, sorted(lost)[:5])
-        invented = {d for d in got - expected.all if d[1] in changed or (d[0], d[4]) not in stale}
-        assert not invented, (v, sorted(invented)[:5])
-    return incomplete
+    """The allowance of the module's docstring (`flicker_support.Allowance`),
+    for every set in the order published; returns how many sets were
+    incomplete (blocks pending)."""
+    allowance = Allowance()
+    return sum(not allowance.judge(p.version, published_set(p), fresh(p.version), texts[p.version])
+               for p in published)
 
 
 def whole_text(client: LanguageClient, uri: str, version: int, text: str) -> None:
