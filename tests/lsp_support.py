@@ -158,7 +158,8 @@ class RawServer:
         self.messages: "queue.Queue[dict | None]" = queue.Queue()
         self.stderr: list[str] = []
         threading.Thread(target=self._read_stdout, daemon=True).start()
-        threading.Thread(target=self._read_stderr, daemon=True).start()
+        self._stderr_reader = threading.Thread(target=self._read_stderr, daemon=True)
+        self._stderr_reader.start()
 
     def _read_stdout(self) -> None:
         import json
@@ -212,6 +213,13 @@ class RawServer:
         assert "result" in self.answer("init")
         self.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
 
+    def wait(self, timeout: float = 20.0) -> int:
+        """The exit status once the server has ended and its stderr is read
+        to the end (under load the reader thread can lag behind the exit)."""
+        status = self.process.wait(timeout=timeout)
+        self._stderr_reader.join(timeout=timeout)
+        return status
+
     def memory_mb(self) -> dict[str, int]:
         """The server's resident memory now and at its peak (Linux)."""
         found = {}
@@ -229,7 +237,7 @@ class RawServer:
             self.send({"jsonrpc": "2.0", "id": "bye", "method": "shutdown"})
             self.answer("bye")
             self.send({"jsonrpc": "2.0", "method": "exit"})
-            return self.process.wait(timeout=20)
+            return self.wait(timeout=20)
         except (OSError, AssertionError, subprocess.TimeoutExpired):
             self.process.kill()
             self.process.wait()

@@ -177,9 +177,9 @@ def test_a_huge_content_length_does_not_stop_the_server(raw: RawServer, size: by
     raw.send(score_request(2))
     assert raw.answer(2) == {"id": 2, "jsonrpc": "2.0", "result": None}
     assert raw.memory_mb()["VmHWM"] < before["VmHWM"] + 50  # nothing near the announced size
+    assert raw.stop() == 0  # (and its stderr read to the end)
     assert sum("over the server's limit" in line for line in raw.stderr) == 1
     no_traceback(raw)
-    assert raw.stop() == 0
 
 
 @linux_only
@@ -206,9 +206,9 @@ def test_bodies_that_are_not_messages_are_answered_and_logged_in_one_line(raw: R
         assert answer["error"]["code"] == code and answer["id"] == (9 if b'"id": 9' in body else None), answer
     raw.send(score_request(2))
     assert raw.answer(2)["result"] is None
+    assert raw.stop() == 0  # (and its stderr read to the end)
     assert sum(line.startswith("annoscore WARNING: refused:") for line in raw.stderr) == len(cases)
     no_traceback(raw)
-    assert raw.stop() == 0
 
 
 # --- typed in a terminal -----------------------------------------------------------------

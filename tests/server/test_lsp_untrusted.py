@@ -158,7 +158,7 @@ def test_p2_requests_after_shutdown_are_invalid_requests(raw: RawServer):
     assert answer["error"]["code"] == INVALID_REQUEST
     raw.send({"jsonrpc": "2.0", "method": "textDocument/didSave", "params": {"textDocument": {"uri": "x"}}})
     raw.send({"jsonrpc": "2.0", "method": "exit"})
-    assert raw.process.wait(timeout=20) == 0
+    assert raw.wait(timeout=20) == 0
     assert sum("shut down" in line for line in raw.stderr) == 3  # one line each
     no_traceback(raw)
 
@@ -195,7 +195,7 @@ def test_p4_a_wrong_command_name_is_one_short_log_line(raw: RawServer):
     answer = request(raw, 2, "workspace/executeCommand", {"command": ["annoscore.rescore"]})
     assert answer["error"]["code"] == INVALID_PARAMS
     request(raw, 3, "annoscore/score", {"uri": "file:///x.conllu"})
-    time.sleep(0.2)
+    assert raw.stop() == 0  # (and its stderr read to the end)
     new = [line for line in raw.stderr[lines:] if "watching" not in line]  # (the watcher's start, maybe)
     assert len(new) == 2 and all(len(line) < 300 for line in new), new
     no_traceback(raw)
