@@ -251,10 +251,10 @@ def test_every_registered_method_answers_wrong_typed_params(tmp_path):
         time.sleep(0.5)
         after = server.memory_mb()["VmRSS"]
         assert after < before + 100, (before, after)
+        assert server.stop() == 0  # (and its stderr read to the end)
         no_traceback(server)
         assert len(server.stderr) <= count + 10
         assert all(len(line) <= 2100 for line in server.stderr)
-        assert server.stop() == 0
     finally:
         if server.process.poll() is None:
             server.process.kill()
