@@ -63,7 +63,7 @@ DEFAULT_SAMPLES = 1000
 DEFAULT_SEED = 12345
 BLOCK_SAMPLES = 100            # resamples drawn with one generator (see `_weight_blocks`)
 BLOCK_WEIGHTS = 4_000_000      # resamples x units at a time (32 MB of float64)
-DENSE_SHARE = 128              # a category in at least units / DENSE_SHARE units gets a dense column
+DENSE_SHARE = 64               # a category in at least units / DENSE_SHARE units gets a dense column
 
 
 @dataclass
