@@ -90,16 +90,18 @@ class Squares:
                                           (~one & (units_of_entry < dense_units), sparse_parts, slot_vector)):
                 if not wanted.any():
                     continue
+                # (entries are sorted by category: numbered by runs, no sort needed)
                 category = entries.category[wanted]
-                found, number = np.unique(category, return_inverse=True)
+                number = np.cumsum(np.concatenate([[0], category[1:] != category[:-1]]))
+                found = number[-1] + 1
                 start = columns if parts is dense_parts else slots
                 if parts is dense_parts:
                     parts.append((entries.unit[wanted], start + number, entries.count[wanted]))
-                    columns += len(found)
+                    columns += found
                 else:
                     parts.append((entries.unit[wanted], entries.count[wanted], start + number))
-                    slots += len(found)
-                owners.append(np.full(len(found), v, dtype=np.int64))
+                    slots += found
+                owners.append(np.full(found, v, dtype=np.int64))
         # The largest total's partial sums stay below largest x units (see the module).
         exact = largest * units < EXACT_FLOAT32
         self.gather_type = np.float32 if exact else np.float64
@@ -116,26 +118,41 @@ class Squares:
             self._plan_sparse(sparse_parts, np.concatenate(slot_vector))
 
     def _plan_sparse(self, parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]], slot_vector: np.ndarray) -> None:
-        """Cut the sparse entries (sorted by slot: vector, then category) into
-        chunks of whole categories, each with what `of` needs ready."""
-        self.sparse_units = np.concatenate([p[0] for p in parts]).astype(np.intp)
+        """Order the sparse categories by how many entries they have, and cut
+        them into chunks of categories with as many entries each: a chunk's
+        gathered rows are then categories x entries x resamples, summed over
+        the middle axis (faster than summing runs of unequal length)."""
+        units = np.concatenate([p[0] for p in parts])
         counts = np.concatenate([p[1] for p in parts])
         slot = np.concatenate([p[2] for p in parts])
+        length = np.bincount(slot)
+        order = np.argsort(length[slot], kind="stable")   # (entries stay sorted by slot within a length)
+        self.sparse_units = units[order].astype(np.intp)
+        counts, slot = counts[order], slot[order]
+        by_length = length[slot]
+        self.buffer_rows = 0
+        a = 0
         size = len(slot)
-        slot_starts = np.flatnonzero(np.concatenate([[True], slot[1:] != slot[:-1]]))
-        cuts = np.unique(np.concatenate([slot_starts[np.minimum(np.searchsorted(slot_starts,
-                                                                                 np.arange(0, size, CHUNK_ENTRIES)),
-                                                                 len(slot_starts) - 1)], [size]]))
-        cuts = np.unique(np.concatenate([[0], cuts]))
-        self.buffer_rows = int(np.diff(cuts).max())
-        for a, b in zip(cuts[:-1].tolist(), cuts[1:].tolist()):
-            s = slot[a:b]
-            segments = np.flatnonzero(np.concatenate([[True], s[1:] != s[:-1]]))
-            owners = slot_vector[s[segments]]
-            owner_starts = np.flatnonzero(np.concatenate([[True], owners[1:] != owners[:-1]]))
-            scaled = np.flatnonzero(counts[a:b] != 1)
-            self.chunks.append((a, b, segments, scaled, counts[a:b][scaled].astype(self.gather_type)[:, None],
-                                owner_starts, owners[owner_starts]))
+        while a < size:
+            n = int(by_length[a])
+            end = a + int(np.searchsorted(by_length[a:], n, side="right"))   # where entries of longer ones start
+            step = n * max(1, CHUNK_ENTRIES // n)
+            for first in range(a, end, step):
+                last = min(end, first + step)
+                slots = slot[first:last:n]
+                owners = slot_vector[slots]
+                owner_starts = np.flatnonzero(np.concatenate([[True], owners[1:] != owners[:-1]]))
+                # The counts multiplied in: none when all are 1, a few rows
+                # picked out when few are not, else every row (faster than picking).
+                scaled: np.ndarray | slice | None = np.flatnonzero(counts[first:last] != 1)
+                if not len(scaled):
+                    scaled = None
+                elif len(scaled) > (last - first) // 8:
+                    scaled = slice(None)
+                scale = None if scaled is None else counts[first:last][scaled].astype(self.gather_type)[:, None]
+                self.chunks.append((first, last, n, scaled, scale, owner_starts, owners[owner_starts]))
+                self.buffer_rows = max(self.buffer_rows, last - first)
+            a = end
 
     def of(self, weights: np.ndarray) -> np.ndarray:
         """rows x vectors: Q of each vector in each resample (``weights``:
@@ -149,12 +166,12 @@ class Squares:
             weights_t = np.ascontiguousarray(weights.T, dtype=self.gather_type)
             buffer = np.empty((self.buffer_rows, len(weights)), dtype=self.gather_type)
             units = self.sparse_units
-            for a, b, segments, scaled, scale, owner_starts, owners in self.chunks:
+            for a, b, n, scaled, scale, owner_starts, owners in self.chunks:
                 gathered = buffer[:b - a]
                 np.take(weights_t, units[a:b], axis=0, out=gathered)
-                if len(scaled):
+                if scaled is not None:
                     gathered[scaled] *= scale
-                totals = np.add.reduceat(gathered, segments, axis=0).astype(np.float64)
+                totals = gathered.reshape(-1, n, len(weights)).sum(axis=1).astype(np.float64)
                 totals *= totals
                 out[:, owners] += np.add.reduceat(totals, owner_starts, axis=0).T
         return out
