@@ -30,22 +30,10 @@ remains are sums of squares of category totals, ``sum_c T_c^2`` with
   agree, so its entries are few, and there is no cross term left;
 - three or more: the squares of ``first`` and of ``second`` as they are.
 
-Those *vectors* are all resampled together.  Done naively, X is huge (LEMMA
-has tens of thousands of categories), but most categories occur in few
-units, so each vector's categories are split by how many units have them:
-
-- in one unit only: its totals are ``w_u x_uc``, so its squares are
-  ``w_u^2 x_uc^2``: summed per unit beforehand, one product with ``w^2``;
-- in many units (at least ``dense_units``): a dense column of X; every
-  vector's in one float32 matrix product (exact: every partial sum is an
-  integer below 2^24 in absolute value, checked; float64 otherwise);
-- the others: their entries' weights gathered (``w_u x_uc`` per entry, a
-  few thousand entries at a time so that they stay in the cache) and
-  summed per category (``np.add.reduceat``).
-
-All three give the same totals as the naive product, integers in float64,
-so the coefficients do not depend on how the work is split (the tests hold
-them to a resample built by hand).
+Those *vectors* are resampled together by `squares.Squares` (categories in
+one unit, in many and in a few taken each its own way, every total an
+integer computed exactly), so the coefficients of a resample are exactly
+those of a fresh computation on its sentences.
 """
 
 from __future__ import annotations

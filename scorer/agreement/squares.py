@@ -17,7 +17,9 @@ them (`Squares`):
   columns are in one float32 matrix, one product for them all;
 - the others: each entry's ``w_u x_uc`` gathered, a few thousand entries at
   a time into one buffer (so that they stay in the cache), and summed per
-  category with ``np.add.reduceat``.
+  category.  Categories are ordered by their number of entries, so that a
+  chunk's are all equally long: categories x entries x resamples, summed
+  over the middle axis.
 
 Every total is an integer.  float32 holds integers exactly below 2^24, and
 no partial sum of a total can exceed (largest |count|) x units in absolute
