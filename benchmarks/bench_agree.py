@@ -4,8 +4,11 @@ Two annotations of one treebank (two mkpred.py runs with different seeds
 of EWT train, 204k words, some sentences tokenized otherwise), each command
 run as a user runs it (a process from scratch, default options: agree with
 its 1,000 bootstrap resamples and both default breakdowns), alternately, so
-that the machine's load weighs on both alike.  Prints each run, the medians
-and their ratio, and writes them to benchmarks/results/DATE-agree.md.
+that the machine's load weighs on both alike.  Prints each run (wall time,
+CPU time of the command and its processes, peak memory), the medians and
+their ratio; `results` writes them to benchmarks/results/DATE-bench_agree.txt.
+On a shared machine the CPU time is the steadier figure: the wall time
+grows with the other jobs' load.
 
     python benchmarks/bench_agree.py [GOLD] [--runs 5] [--label-noise 0.05] [--tok-noise 0.02]
 
@@ -15,8 +18,8 @@ Needs ../shared (the treebank and mkpred.py).
 from __future__ import annotations
 
 import argparse
-import datetime
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -24,6 +27,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import results  # noqa: E402  (benchmarks/results.py: the dated results file)
 from measure import run_measured  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,35 +55,46 @@ def main() -> int:
                     "agree --samples 0": [str(ANNOSCORE), "agree", *runs, "--samples", "0"],
                     "evaluate": [str(ANNOSCORE), "evaluate", runs[1], runs[0]]}
         times: dict[str, list[float]] = {name: [] for name in commands}
+        cpus: dict[str, list[float]] = {name: [] for name in commands}
         peaks: dict[str, list[int]] = {name: [] for name in commands}
         for k in range(args.runs):
             for name, command in commands.items():
+                before = _children_cpu()
                 m = run_measured(command)
+                # The processes waited for, or (processes left to end by themselves) as sampled: the larger.
+                cpu = max(_children_cpu() - before, m.cpu_seconds)
                 assert m.returncode == 0, m.stderr
                 times[name].append(m.seconds)
+                cpus[name].append(cpu)
                 peaks[name].append(m.peak_rss)
-                print(f"run {k + 1} {name:18} {m.seconds:6.2f} s  {m.peak_rss / 2**20:6.0f} MB", flush=True)
+                print(f"run {k + 1} {name:18} {m.seconds:6.2f} s  cpu {cpu:6.2f} s  {m.peak_rss / 2**20:6.0f} MB  "
+                      f"load {os.getloadavg()[0]:.1f}", flush=True)
         load = os.getloadavg()
     median = {name: statistics.median(t) for name, t in times.items()}
-    ratio = median["agree"] / median["evaluate"]
-    lines = [f"# annoscore agree beside evaluate ({datetime.date.today().isoformat()})", "",
-             f"Pair: two mkpred.py runs (seeds 1 and 2, --label-noise {args.label_noise} --tok-noise "
+    median_cpu = {name: statistics.median(t) for name, t in cpus.items()}
+    lines = ["", f"Pair: two mkpred.py runs (seeds 1 and 2, --label-noise {args.label_noise} --tok-noise "
              f"{args.tok_noise}) of {Path(args.gold).name}, {words:,} token lines each; "
              f"{args.runs} runs each, alternated; load average at the end {load[0]:.1f} on "
              f"{os.cpu_count()} cores.", "",
-             "| Command | Median s | Runs (s) | Peak MB (median) |", "|---|---:|---|---:|"]
+             "| Command | Median s | Runs (s) | Median CPU s | CPU (s) | Peak MB (median) |",
+             "|---|---:|---|---:|---|---:|"]
     for name in commands:
-        lines.append(f"| `annoscore {name}` | {median[name]:.2f} | "
-                     f"{', '.join(f'{t:.2f}' for t in times[name])} | {statistics.median(peaks[name]) / 2**20:.0f} |")
-    lines += ["", f"Ratio agree / evaluate: {ratio:.2f}; without the bootstrap (--samples 0): "
-              f"{median['agree --samples 0'] / median['evaluate']:.2f}", ""]
-    text = "\n".join(lines)
-    print(text)
-    results = ROOT / "benchmarks" / "results"
-    results.mkdir(parents=True, exist_ok=True)
-    (results / f"{datetime.date.today().isoformat()}-agree.md").write_text(text, encoding="utf-8")
+        lines.append(f"| `annoscore {name}` | {median[name]:.2f} | {', '.join(f'{t:.2f}' for t in times[name])} | "
+                     f"{median_cpu[name]:.2f} | {', '.join(f'{t:.2f}' for t in cpus[name])} | "
+                     f"{statistics.median(peaks[name]) / 2**20:.0f} |")
+    lines += ["", f"Ratio agree / evaluate: {median['agree'] / median['evaluate']:.2f} (CPU "
+              f"{median_cpu['agree'] / median_cpu['evaluate']:.2f}); without the bootstrap (--samples 0): "
+              f"{median['agree --samples 0'] / median['evaluate']:.2f} (CPU "
+              f"{median_cpu['agree --samples 0'] / median_cpu['evaluate']:.2f})", ""]
+    print("\n".join(lines))
     return 0
 
 
+def _children_cpu() -> float:
+    """User + system CPU seconds of the finished child processes (and theirs) so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(results.run(main, __file__))

@@ -3,7 +3,9 @@
 Peak memory is the largest *sum* of the resident set sizes of the command
 and all its descendants, sampled every 10 ms from /proc (so a command that
 works in several processes is charged for all of them, unlike the
-``ru_maxrss`` of one process that ``time -v`` prints).
+``ru_maxrss`` of one process that ``time -v`` prints).  CPU time is summed
+over the same processes, each as last sampled (so it also counts helpers a
+command ends without waiting for, which the rusage of children misses).
 """
 
 from __future__ import annotations
@@ -22,6 +24,17 @@ class Measurement:
     stdout: str
     stderr: str
     returncode: int
+    cpu_seconds: float = 0.0  # user + system of the command and its descendants, as last sampled
+
+
+def _cpu(pid: int) -> float:
+    """User + system CPU seconds of one process so far (0 when it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
 
 
 def _children(pid: int) -> list[int]:
@@ -55,14 +68,18 @@ class PeakSampler:
     def __init__(self, pid: int) -> None:
         self.pid = pid
         self.peak = 0
+        self.cpu: dict[int, float] = {}  # per process, the largest CPU time seen
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
         self._thread.start()
 
     def _sample(self) -> None:
         while not self._done.is_set():
-            total = _rss(self.pid) + sum(_rss(c) for c in _children(self.pid))
+            processes = [self.pid, *_children(self.pid)]
+            total = sum(_rss(p) for p in processes)
             self.peak = max(self.peak, total)
+            for p in processes:
+                self.cpu[p] = max(self.cpu.get(p, 0.0), _cpu(p))
             time.sleep(0.01)
 
     def stop(self) -> int:
@@ -78,7 +95,8 @@ def run_measured(command: list[str], env: dict | None = None, cwd: str | None = 
     sampler = PeakSampler(process.pid)
     stdout, stderr = process.communicate()
     seconds = time.perf_counter() - start
-    return Measurement(seconds, sampler.stop(), stdout, stderr, process.returncode)
+    peak = sampler.stop()
+    return Measurement(seconds, peak, stdout, stderr, process.returncode, sum(sampler.cpu.values()))
 
 
 def best_of(repeat: int, work):

@@ -192,6 +192,55 @@ def test_bootstrap_resamples_equal_a_naive_resample(coders):
                 assert (value is None and np.isnan(got)) or abs(got - value) < 1e-12, (dense_units, s, name)
 
 
+@pytest.mark.parametrize("exact_float32", [True, False])
+def test_resampled_squares_equal_the_naive_product_exactly(monkeypatch, exact_float32):
+    """sum_c (sum_u w_u x_uc)^2 of vectors with negative counts too (as the
+    two coders' difference has), whichever way each category is taken
+    (one unit, dense, sparse in chunks of a few entries), in float32 or
+    float64: exactly the numbers of the product with the whole matrix."""
+    from annoscore.scorer.agreement import squares
+    from annoscore.scorer.agreement.tally import Entries
+
+    rng = np.random.default_rng(7)
+    n_units, n_categories = 50, 40
+    vectors, matrices = [], []
+    for _ in range(3):
+        x = np.zeros((n_units, n_categories), dtype=np.int64)
+        for c in range(n_categories):
+            spread = int(rng.choice([1, 2, 4, 12, 50]))
+            x[rng.choice(n_units, spread, replace=False), c] = rng.integers(-3, 6, spread)
+        x[:, 5] = 0  # a category nobody gave
+        category, unit = np.nonzero(x.T)
+        vectors.append(Entries(unit, category, x[unit, category]))
+        matrices.append(x)
+    vectors.append(Entries(*(np.zeros(0, dtype=np.int64),) * 3))
+    matrices.append(np.zeros((n_units, n_categories), dtype=np.int64))
+    weights = weights_of(np.random.default_rng([3, 0]), 30, n_units)
+    naive = np.stack([((weights @ x) ** 2).sum(axis=1) for x in matrices], axis=1)
+    monkeypatch.setattr(squares, "CHUNK_ENTRIES", 7)
+    if not exact_float32:
+        monkeypatch.setattr(squares, "EXACT_FLOAT32", 0)
+    for dense_units in (2, 5, 13, 1000):
+        plan = squares.Squares(vectors, n_units, dense_units)
+        assert plan.gather_type == (np.float32 if exact_float32 else np.float64)
+        assert np.array_equal(plan.of(weights), naive), dense_units
+
+
+def test_sum_and_difference_of_two_coders():
+    from annoscore.scorer.agreement.squares import sum_and_difference
+
+    codes = np.array([[0, 1, 1, 2, 0, 3], [0, 2, 1, 1, 0, 3]])
+    units = np.array([0, 0, 0, 0, 1, 1])
+    t = tally(codes, units, 2, 4)
+    s, d = sum_and_difference(t.first, t.second, 2)
+    as_dict = lambda e: {(int(u), int(c)): int(n) for u, c, n in zip(e.unit, e.category, e.count)}
+    assert as_dict(s) == {(0, 0): 2, (0, 1): 4, (0, 2): 2, (1, 0): 2, (1, 3): 2}
+    assert as_dict(d) == {}  # unit 0: A gives 1 twice and 2 once, as B does
+    t = tally(np.array([[0, 1], [1, 1]]), np.array([0, 0]), 1, 2)
+    s, d = sum_and_difference(t.first, t.second, 1)
+    assert as_dict(s) == {(0, 0): 1, (0, 1): 3} and as_dict(d) == {(0, 0): 1, (0, 1): -1}
+
+
 def test_bootstrap_same_seed_same_interval_however_the_work_is_cut(monkeypatch):
     from annoscore.scorer.agreement import bootstrap
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -104,3 +105,20 @@ def test_the_table(capsys, pair):
     for text in ("Cohen's kappa", "Fleiss' kappa", "Krippendorff's alpha", "Attachment agreement of A and B",
                  "By UPOS", "By relation", "Most frequent confusions of UPOS", "Signature: annoscore:"):
         assert text in out, text
+
+
+def test_the_program_asks_for_one_blas_thread_unless_told_otherwise():
+    """OpenBLAS's spinning threads cost agree's bootstrap 20x the CPU on a
+    shared machine: the program sets one thread before numpy is loaded, and
+    leaves a thread count the user set alone."""
+    code = ("import os, sys\n"
+            "from annoscore.server.cli import one_blas_thread, BLAS_THREADS\n"
+            "assert 'numpy' not in sys.modules\n"
+            "one_blas_thread()\n"
+            "print([os.environ[name] for name in BLAS_THREADS])\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
+    assert out.strip() == "['1', '1', '1']"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**env, "OPENBLAS_NUM_THREADS": "2"}, check=True).stdout
+    assert out.strip() == "['2', '1', '1']"
