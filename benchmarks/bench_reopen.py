@@ -154,8 +154,7 @@ def main() -> int:
     env.pop("ANNOSCORE_NO_CACHE", None)
     os.environ.update({"XDG_CACHE_HOME": str(cache)})
     os.environ.pop("ANNOSCORE_NO_CACHE", None)
-    print(f"{TRAIN.name} ({os.path.getsize(TRAIN) >> 10} KiB), validation level 5, lang en; "
-          "\n")
+    print(f"{TRAIN.name} ({os.path.getsize(TRAIN) >> 10} KiB), validation level 5, lang en\n")
 
     print("language server (seconds from didOpen)")
     equal = True
