@@ -210,3 +210,40 @@ def test_the_setting_turns_it_off(cache, tmp_path, capsys, monkeypatch):
     assert validation_cache.enabled()
     monkeypatch.setenv("ANNOSCORE_NO_CACHE", "1")
     assert not validation_cache.enabled()
+
+
+def test_the_language_servers_way_reopened_and_in_a_new_engine(cache, tmp_path, monkeypatch):
+    """As the server does (its first validation may be left to the
+    background): a document opened again in the same engine, and in a new
+    one, shows what it showed, validating no block."""
+    from annoscore.server.config import Settings, ValidationConfig
+    from annoscore.server.engine.engine import Engine
+
+    text = inject(repeat(BASE, 240), 5)
+    path = str(tmp_path / "en_test-ud-dev.conllu")
+    settings = Settings(validation=ValidationConfig(level=5))
+
+    def shown(engine) -> list[tuple]:
+        engine.open(path, path, text, 1)
+        engine.rescore(path)
+        pending = engine.validation_pending(path)
+        if pending is not None:
+            pending.result(timeout=120)
+            engine.rescore(path)
+        return [(p.code, p.message, p.line, p.start, p.end, p.datum("test_id")) for p in engine.diagnostics(path)]
+
+    monkeypatch.setenv("ANNOSCORE_NO_CACHE", "1")
+    expected = shown(Engine(str(tmp_path), settings))
+    monkeypatch.delenv("ANNOSCORE_NO_CACHE")
+    assert sum(1 for d in expected if d[-1]) > 100
+    engine = Engine(str(tmp_path), settings)
+    engine.background_validation = True
+    assert shown(engine) == expected  # cold: kept
+    with monkeypatch.context() as patch:
+        Counting(patch, fail=True)
+        engine.close(path)
+        assert shown(engine) == expected
+        new_process()
+        later = Engine(str(tmp_path), settings)
+        later.background_validation = True
+        assert shown(later) == expected
