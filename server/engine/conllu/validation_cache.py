@@ -365,7 +365,11 @@ def probably_cached(path: str) -> bool:
             key = stream.read(64).decode("ascii")
     except (OSError, UnicodeDecodeError):
         return False
-    return len(key) == 64 and os.path.isfile(_entry_path(key))
+    return _is_key(key) and os.path.isfile(_entry_path(key))
+
+
+def _is_key(text: str) -> bool:
+    return len(text) == 64 and all(c in "0123456789abcdef" for c in text)
 
 
 def save(key: str, results: Sequence[BlockValidation | None], path: str | None = None) -> None:
@@ -434,7 +438,7 @@ def evict(folder: str, limit: int) -> None:
                     key = stream.read(64).decode("ascii", "replace")
             except OSError:
                 continue
-            if not os.path.isfile(_entry_path(key)):
+            if not _is_key(key) or not os.path.isfile(_entry_path(key)):
                 _remove(hint)
 
 
