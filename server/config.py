@@ -172,6 +172,9 @@ class Settings:
     agreement: AgreementSettings = AgreementSettings()
     # Inlay hints (the head word's FORM after HEAD and DEPS) in the editor.
     inlay_hints: bool = True
+    # The cache of large documents' validation (server.engine.conllu.validation_cache):
+    # the user's (annoscore.cache; check --no-cache), never the project file's.
+    cache: bool = True
     # The codes' reference page (docs/reference/codes.md as a site): diagnostics link to it; "" for none.
     docs_url: str = ""
 

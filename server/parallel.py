@@ -46,7 +46,9 @@ from typing import BinaryIO, Callable, Iterator
 from annoscore.scorer.conllu.evaluate import ConlluOptions, ConlluResult, ProgressCallback, evaluate_files, merge_results
 from annoscore.scorer.reading import open_file
 
-MIN_BYTES = 16 << 20  # below this, starting processes costs more than it saves
+from .processes import PARALLEL_MIN_BYTES
+
+MIN_BYTES = PARALLEL_MIN_BYTES  # below this, starting processes costs more than it saves
 MIN_PART_BYTES = 256 << 10  # of gold: smaller parts cost more to start than they balance
 FIRST_ROUND = 0.6  # each round of parts (one per process) takes this share of what is left
 LAST_SHARE = 0.004  # parts shrink to about this share of the gold file

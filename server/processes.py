@@ -13,10 +13,10 @@ engine at once, on two cores, rather than one after the other.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import threading
-from typing import Any
+
+# (multiprocessing and threading are imported by the functions that start
+# processes: a small command that starts none should not load them.)
 
 # What every process from the forkserver has imported before it starts.
 # "__main__": an editor starts the `annoscore` script, which each process
@@ -25,7 +25,11 @@ PRELOAD = ["__main__", "annoscore.server.engine.conllu.parts", "annoscore.server
 # Enough for validation helpers alone (a tenth of a second's imports, not half a second's).
 VALIDATION_PRELOAD = ["__main__", "annoscore.server.engine.conllu.validation_parts"]
 
-_context: Any = None
+# Below this size (of each file of a pair), starting processes to score it
+# costs more than it saves: `server.parallel` is not even imported.
+PARALLEL_MIN_BYTES = 16 << 20
+
+_context = None
 
 
 def default_jobs() -> int:
@@ -41,6 +45,8 @@ def forkserver_context(preload: list[str] = PRELOAD):
     what it imports, for the first caller to choose)."""
     global _context
     if _context is None:
+        import multiprocessing
+
         _context = multiprocessing.get_context("forkserver")
         _context.set_forkserver_preload(preload)
     return _context
@@ -59,5 +65,7 @@ def start_forkserver(preload: list[str] = PRELOAD) -> None:
             forkserver.ensure_running()
         except Exception:  # then the helpers' first start tries again, and reports
             pass
+
+    import threading
 
     threading.Thread(target=start, name="annoscore-forkserver", daemon=True).start()

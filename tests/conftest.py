@@ -27,6 +27,11 @@ SLOW_MODULES = (
     "tests/server/test_fuzz_check.py",                              # the fuzz campaign, in small
 )
 
+# The cache of large documents' validation is off in the tests: a test of the helpers or of
+# the validator must validate, not find last run's result.  The cache's own
+# tests (tests/server/test_validation_cache.py) turn it on in a folder of theirs.
+os.environ["ANNOSCORE_NO_CACHE"] = "1"
+
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("ANNOSCORE_SHARED", ROOT.parent / "shared"))
 

@@ -56,10 +56,15 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
     wanted = None if argv is None else requested_command(argv)
+    # A run of a command (its name first) needs no other command's parser:
+    # building the eleven others (each with its help formatter and options)
+    # cost a small evaluate a tenth of its start.  ``--help`` and the like
+    # still list them all.
+    alone = wanted is not None and argv[0] == wanted
     for name, summary in SUMMARIES.items():
         if argv is None or name == wanted:
             importlib.import_module(module_name(name)).add_parser(subparsers)
-        else:
+        elif not alone:
             subparsers.add_parser(name, help=summary)
     for sub in subparsers.choices.values():
         add_trust_options(sub)

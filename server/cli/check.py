@@ -83,6 +83,9 @@ def add_parser(subparsers) -> None:
     v.add_argument("--include-only", action="append", metavar="ID[,ID…]",
                    help="report only these test ids, classes or codes, comma-separated or repeated "
                         "(the same as --select)")
+    v.add_argument("--no-cache", action="store_true",
+                   help="validate every block again: do not use, nor keep, the cache of large files' "
+                        "validation (in $XDG_CACHE_HOME/annoscore; also ANNOSCORE_NO_CACHE=1)")
     v.add_argument("--ud-data", metavar="DIR", help="the data/ folder of the UD tools (default: the installed "
                                                     "udtools package's)")
     p.set_defaults(run=run)
@@ -155,6 +158,11 @@ def _prepare_helpers(large: list[str], gold: bool) -> None:
     scored in two processes imports the rest in its helper)."""
     from ..processes import PRELOAD, VALIDATION_PRELOAD, start_forkserver
 
+    if large and not gold:
+        from ..engine.conllu import validation_cache
+
+        # Files validated before, unchanged: their validation comes from the cache.
+        large = [path for path in large if not validation_cache.probably_cached(path)]
     if large:
         start_forkserver(PRELOAD if gold else VALIDATION_PRELOAD)
 
@@ -191,9 +199,22 @@ def _validate_early(args: argparse.Namespace, large: list[str], settings) -> dic
             store = TextStore(disk.text, lone_cr_ends_lines=True)  # (the engine's default; else not taken)
         texts[path] = (disk, store)
         blocks = document_blocks(store.segments)
-        if len(blocks) >= validation_parts.MIN_BLOCKS:
+        if len(blocks) >= validation_parts.MIN_BLOCKS and not _cached(blocks, vsettings):
             validation_parts.start_early(blocks, vsettings)
     return texts
+
+
+def _cached(blocks: list[tuple[str, bool, bool]], vsettings) -> bool:
+    """The cache has these blocks' validations (then no helper is given
+    them; the engine takes them from the cache, loaded once)."""
+    from annoscore.scorer.validation import prepare
+
+    from ..engine.conllu import validation_cache
+
+    if not validation_cache.enabled():
+        return False
+    prepared = prepare(vsettings)
+    return validation_cache.load(validation_cache.document_key(blocks, prepared), blocks) is not None
 
 
 def _list_hint(path: str) -> None:
@@ -217,6 +238,10 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"{path}: no such file")
     if args.gold:
         check_input_file(args.gold, "gold")
+    if args.no_cache:
+        from ..engine.conllu import validation_cache
+
+        validation_cache.set_enabled(False)
     large = _large_files(args.files)
     _prepare_helpers(large, bool(args.gold))
     from ..config import Settings

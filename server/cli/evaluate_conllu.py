@@ -13,7 +13,7 @@ from annoscore.scorer.excerpt import excerpt
 from annoscore.scorer.outcomes import OutcomeList
 from annoscore.scorer.report import Signature, file_sha256
 
-from ..processes import default_jobs
+from ..processes import PARALLEL_MIN_BYTES, default_jobs
 from . import final
 from .errors import InputError, UsageError
 from .hints import conllu_swapped_hint, print_hints
@@ -64,7 +64,8 @@ def run(args: argparse.Namespace, pred: InputFile, gold: InputFile) -> int:
     try:
         result = None
         jobs = args.jobs if args.jobs is not None else default_jobs()
-        if official is None and breakdown is None and jobs > 1:
+        if (official is None and breakdown is None and jobs > 1
+                and min(_size(pred.path), _size(gold.path)) >= PARALLEL_MIN_BYTES):
             from ..parallel import evaluate_in_parallel  # (multiprocessing: only when it runs)
 
             progress.note(f"(in {jobs} processes)")

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from annoscore.scorer.report import Signature, file_sha256
 
 from ..project import project_root
-from ..ledger import FOLDER, NAME, LedgerError, Run, earlier_run, read_runs, record, refusal
 from .errors import InputError, UsageError
 from .inputs import InputFile
 
@@ -104,7 +103,13 @@ def _declared(gold: InputFile) -> tuple[str, str] | None:
     return None
 
 
+# (`server.ledger` is imported where a test split is met: most runs score no
+# declared test split, and should not load the ledger's code to find that out.)
+
+
 def _refused_without_final(gold_name: str, root: str, more: str = "") -> UsageError:
+    from ..ledger import FOLDER, NAME
+
     return UsageError(
         f"{gold_name} is a test split ([splits] test in {_project_file(root)}){more}: it is scored once "
         "per system, after every choice is made on dev; add --final when yours are made (the run "
@@ -115,6 +120,8 @@ def _final_run(args: argparse.Namespace, root: str, declared: str, system: str, 
                gold_path: str) -> FinalRun:
     """The final run of ``system`` on the declared test file, or UsageError
     when one was recorded before and --overwrite is not given."""
+    from ..ledger import LedgerError, earlier_run, read_runs, refusal
+
     gold_sha256 = file_sha256(gold_path)
     try:
         earlier = earlier_run(read_runs(root), system, declared, gold_sha256)
@@ -200,6 +207,8 @@ def gate_many(args: argparse.Namespace, pairs: list[ManyPair]) -> list[FinalRun 
 def mark_many(final_runs: list[FinalRun | None], results: list[dict]) -> None:
     """Record the final runs of the pairs that were scored (their JSON's
     signature already says ``final:yes``: `scorer.batch.score_pair`)."""
+    from ..ledger import FOLDER, NAME, LedgerError, Run, record
+
     for final, result in zip(final_runs, results):
         if final is None or "result" not in result:
             continue
@@ -221,6 +230,8 @@ def mark(args: argparse.Namespace, signature: Signature) -> None:
     final: FinalRun | None = getattr(args, "final_run", None)
     if final is None:
         return
+    from ..ledger import FOLDER, NAME, LedgerError, Run, record
+
     signature.options["final"] = True
     pred = signature.files.get("pred", {})
     run = Run(final.system, final.pred_path, pred.get("sha256", ""), final.gold_path, final.gold_sha256,

@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import io
 import os
-import shutil
 import stat
 import sys
-import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterator
@@ -80,7 +78,10 @@ def read_once(names: list[str]) -> Iterator[list[InputFile]]:
             if name != STDIN and not _is_stream(name):
                 inputs.append(InputFile(name, name))
                 continue
-            folder = folder or tempfile.mkdtemp(prefix="annoscore-input-")
+            if folder is None:
+                import tempfile  # (only for a stream: tempfile loads random and more)
+
+                folder = tempfile.mkdtemp(prefix="annoscore-input-")
             copy = os.path.join(folder, f"{k}-{os.path.basename(name) if name != STDIN else 'stdin'}")
             try:
                 with open(copy, "wb") as out:
@@ -95,6 +96,8 @@ def read_once(names: list[str]) -> Iterator[list[InputFile]]:
         yield inputs
     finally:
         if folder is not None:
+            import shutil
+
             shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -26,6 +26,8 @@ CONLLU_ONLY = {"counts": "--counts", "strict": "--strict", "predicted_only": "--
 
 def breakdown_kinds(args: argparse.Namespace) -> tuple[str, ...]:
     """The --breakdown kinds asked for (each once, in order); UsageError for an unknown one."""
+    if not args.breakdown:
+        return ()  # (the breakdown's module is loaded only when one is asked for)
     from annoscore.scorer.conllu.breakdown import BREAKDOWNS
 
     kinds: list[str] = []

@@ -194,6 +194,8 @@ def test_cli_jobs_gives_the_same_json(pair, capsys, monkeypatch):
     calls = []
     real = parallel.evaluate_in_parallel
     monkeypatch.setattr(parallel, "MIN_BYTES", 0)
+    from annoscore.server.cli import evaluate_conllu
+    monkeypatch.setattr(evaluate_conllu, "PARALLEL_MIN_BYTES", 0)  # (below it, parallel is not imported)
 
     def recording(*args, **kwargs):
         calls.append(real(*args, **kwargs))

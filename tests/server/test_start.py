@@ -1,6 +1,9 @@
 """What starting annoscore costs: ``--version`` and ``--help`` import no
 command module and not numpy; a command imports its own module only; a
-small evaluate or check imports neither numpy nor (evaluate) the validator.
+small evaluate or check imports neither numpy nor (evaluate) the validator,
+and a small evaluate nothing else it does not use (helper processes, the
+ledger of final runs, the breakdowns, temporary folders): what a
+10-sentence evaluate imports is what makes it as quick to start as udeval.
 ``--version`` says which plain lane is active.
 """
 
@@ -77,6 +80,45 @@ def test_small_evaluate_and_check_need_no_numpy(tmp_path):
     modules, out = imported("check", str(gold))
     assert out.split("\n")[-2] in ("status 0", "status 1")  # it ran: no problems, or some
     assert "numpy" not in modules
+
+
+# What a small evaluate has no use for, and the cost of each at start.
+NOT_FOR_A_SMALL_EVALUATE = [
+    "multiprocessing",  # helper processes: only for a pair of 16 MiB or more (server.processes)
+    "threading",        # (so is the thread that hashes beside the helpers)
+    "annoscore.server.parallel",
+    "annoscore.server.ledger",  # final runs: only when a project declares the gold a test split
+    "annoscore.server.config",  # (project files: only when there is one)
+    "annoscore.scorer.conllu.breakdown",  # only with --breakdown or --confusions
+    "annoscore.server.official",  # only with --official
+    "tempfile",         # only to copy standard input
+    "numpy",
+]
+
+
+@pytest.mark.parametrize("json_output", [False, True])
+def test_a_small_evaluate_imports_nothing_it_does_not_use(tmp_path, json_output):
+    system, gold = make_pair(tmp_path, 4, n=10)
+    modules, out = imported("evaluate", str(system), str(gold), *(["--json"] if json_output else []))
+    assert out.split("\n")[-2] == "status 0" and "LAS" in out
+    assert [m for m in NOT_FOR_A_SMALL_EVALUATE if m in modules] == []
+    assert not any(m.startswith("annoscore.scorer.validation") for m in modules)
+
+
+def test_a_run_builds_no_other_commands_parser_but_help_lists_them():
+    """``annoscore evaluate …`` parses with evaluate's parser alone; a wrong
+    command name, or ``--help`` before the command, still lists them all."""
+    from annoscore.server.cli import build_parser
+
+    alone = build_parser(["evaluate", "a", "b"])
+    actions = [a for a in alone._actions if a.dest == "command"][0]
+    assert list(actions.choices) == ["evaluate"]
+    for argv in (["--help", "evaluate"], ["evaluat"], []):
+        every = build_parser(argv)
+        actions = [a for a in every._actions if a.dest == "command"][0]
+        assert list(actions.choices) == list(SUMMARIES)
+    _, out = imported("evaluat")
+    assert out.split("\n")[-2] == "status 2"
 
 
 def test_every_summary_is_its_commands_help():

@@ -43,6 +43,8 @@ export interface AnnoscoreSettings {
   allowOutsideProject: boolean;
   /** The largest file read, such as 8G or a number of bytes; "" for the default (4G). */
   maxFileSize: string;
+  /** Keep large documents' UD validation in the user's cache folder, so that a document opened again unchanged is not validated again. */
+  cache: boolean;
   /** The head's FORM after each HEAD cell and DEPS item (inlay hints). */
   inlayHints: boolean;
   /** The address of the diagnostic codes' reference page (its codes.md built as a site); diagnostics then link to their code's entry. "": no links. */
@@ -79,6 +81,7 @@ export const DEFAULT_SETTINGS: AnnoscoreSettings = {
   maxDiagnosticsPerDocument: 1000,
   allowOutsideProject: false,
   maxFileSize: '',
+  cache: true,
   inlayHints: true,
   docsUrl: '',
   files: {

@@ -53,8 +53,9 @@ from annoscore.scorer.validation.incident import TESTS, Incident
 from ...textstore import Segment, TextStore
 from ..diagnostics import DiagnosticCap, Listing
 from .twins import TWIN_IDS, Twins
+from . import validation_cache
 from .validation_parts import MIN_BLOCKS, BlockJob, helpers, take_early
-from .validator_input import block_of, bom_line_joins
+from .validator_input import block_of, bom_line_joins, document_blocks
 
 # A document whose first validation goes to the helpers is not waited for
 # in the language server: annoscore's own diagnostics come as fast as
@@ -110,6 +111,9 @@ class DocumentValidation:
     # for a whole new text (see `_reuse`).
     successors: dict[int, Segment] = field(default_factory=dict)
     generation: int = 0
+    # A first validation not found in the cache (`validation_cache`): its
+    # key, for `end` to keep the result under.
+    cache_key: str | None = None
 
     @property
     def notes(self) -> tuple[str, ...]:
@@ -208,6 +212,8 @@ def begin(document: Any, vsettings: ValidationSettings | None,
                 todo.append((s, joined))
     if todo:
         todo = _reuse(segments, todo, state)
+    if len(todo) >= validation_cache.MIN_BLOCKS and len(todo) == len(segments) and validation_cache.enabled():
+        todo = _from_cache(todo, prepared, state)
     if len(todo) >= MIN_BLOCKS and helpers() > 1 and state.pending is None:
         blocks, chosen = [], []
         for s, joined in todo:
@@ -263,6 +269,47 @@ def _reuse(segments: list[Segment], todo: list[tuple[Segment, bool]],
     return left
 
 
+def _from_cache(todo: list[tuple[Segment, bool]], prepared: Prepared,
+                state: DocumentValidation) -> list[tuple[Segment, bool]]:
+    """A whole document's first validation: its blocks' validations from
+    the cache when it has them (then nothing is left to do), else the key
+    for `end` to keep them under."""
+    with_block = []
+    for s, joined in todo:
+        block = block_of(s, joined)
+        if block is None:
+            _validate_here(s, prepared, joined)  # (no block: nothing to validate)
+        else:
+            with_block.append((s, joined, block))
+    blocks = [block for _, _, block in with_block]
+    key = validation_cache.document_key(blocks, prepared)
+    results = validation_cache.load(key, blocks)
+    if results is None:
+        state.cache_key = key
+        return [(s, joined) for s, joined, _ in with_block]
+    for (s, joined, block), result in zip(with_block, results):
+        s.validation = _segment_validation(prepared, joined, block[0], result)
+    return []
+
+
+def _keep_in_cache(document: Any, state: DocumentValidation) -> None:
+    """After a first validation that was not in the cache: keep it there,
+    if the document is still the one validated (every segment's validation
+    current; an edit meanwhile makes another document, not cached)."""
+    key, state.cache_key = state.cache_key, None
+    segments = document.store.segments
+    joins = bom_line_joins(segments)
+    results = []
+    for k, s in enumerate(segments):
+        joined = joins and k < 2
+        if not _current(s, state.prepared, joined):
+            return
+        if block_of(s, joined) is not None:
+            results.append(s.validation.result)  # type: ignore[attr-defined]
+    if validation_cache.document_key(document_blocks(segments), state.prepared) == key:
+        validation_cache.save(key, results, getattr(document, "path", None))
+
+
 def end(document: Any, state: DocumentValidation | None, wait: bool = True,
         log: Callable[[str], None] | None = None) -> None:
     """Take the helpers' results (waiting for them, unless ``wait`` is False
@@ -291,6 +338,8 @@ def end(document: Any, state: DocumentValidation | None, wait: bool = True,
         for k, s in enumerate(segments):
             if not _current(s, prepared, joins and k < 2):
                 _validate_here(s, prepared, joins and k < 2)
+    if state.cache_key is not None:
+        _keep_in_cache(document, state)
     state.problems = _document_problems(document.store, prepared, state)
 
 

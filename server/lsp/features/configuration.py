@@ -106,6 +106,9 @@ class Configuration(LanguageFeature):
         settings, problems = load_project(self.server.engine.root, base)
         settings, more = apply_editor_settings(settings, self.editor_data)
         set_size_limit(settings.max_file_size)
+        from ...engine.conllu import validation_cache
+
+        validation_cache.set_enabled(settings.cache)
         return settings, problems + more
 
     async def apply(self) -> None:
