@@ -48,3 +48,10 @@ def test_no_file_without_save_after_a_failure_or_inside_another_benchmark(tmp_pa
     assert failed.returncode == 2 and "no results file was written" in failed.stderr
     assert bench(tmp_path, env={"ANNOSCORE_BENCH_INSIDE": "1"}).returncode == 0
     assert list(tmp_path.iterdir()) == []
+
+
+def test_every_benchmark_and_script_compiles():
+    """A benchmark is run by hand, not by the suite: a syntax error in one
+    (bench_annotator.py had an unmatched parenthesis) would go unseen."""
+    for path in sorted([*(ROOT / "benchmarks").glob("*.py"), *(ROOT / "scripts").glob("*.py")]):
+        compile(path.read_text(encoding="utf-8"), str(path), "exec")
