@@ -5,7 +5,8 @@ of EWT train, 204k words, some sentences tokenized otherwise), each command
 run as a user runs it (a process from scratch, default options: agree with
 its 1,000 bootstrap resamples and both default breakdowns), alternately, so
 that the machine's load weighs on both alike.  Prints each run, the medians
-and their ratio, and writes them to benchmarks/results/DATE-agree.md.
+and their ratio; benchmarks/results.py writes them to a dated file under
+benchmarks/results/.
 
     python benchmarks/bench_agree.py [GOLD] [--runs 5] [--label-noise 0.05] [--tok-noise 0.02]
 
@@ -24,6 +25,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import results  # noqa: E402
 from measure import run_measured  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,13 +75,9 @@ def main() -> int:
                      f"{', '.join(f'{t:.2f}' for t in times[name])} | {statistics.median(peaks[name]) / 2**20:.0f} |")
     lines += ["", f"Ratio agree / evaluate: {ratio:.2f}; without the bootstrap (--samples 0): "
               f"{median['agree --samples 0'] / median['evaluate']:.2f}", ""]
-    text = "\n".join(lines)
-    print(text)
-    results = ROOT / "benchmarks" / "results"
-    results.mkdir(parents=True, exist_ok=True)
-    (results / f"{datetime.date.today().isoformat()}-agree.md").write_text(text, encoding="utf-8")
+    print("\n".join(lines))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(results.run(main, __file__))
