@@ -69,7 +69,7 @@ def read_results(path: Path) -> Results:
 
 
 def _ratio(ratio: float) -> str:
-    return f"{ratio:,.0f}×" if ratio >= 100 else f"{ratio:.1f}×"
+    return f"{ratio:,.0f}×" if ratio >= 100 else f"{ratio:.1f}×" if ratio >= 1 else f"{ratio:.2f}×"
 
 
 def _search(pattern: str, text: str) -> re.Match | None:

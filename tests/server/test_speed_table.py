@@ -19,6 +19,7 @@ RESULTS = ROOT / "benchmarks" / "results"
 def load_script():
     spec = importlib.util.spec_from_file_location("write_speed_table", SCRIPT)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
