@@ -77,7 +77,7 @@ def in_process(prediction: Path, lines: list[int], samples: int) -> None:
     print(f"  annoscore/tree, format text:   "
           f"{summary([timed(lambda: render_tree(sentence_tree(engine, key, line)))[0] for line in at])}")
     entries = []
-    print(f"  outline (documentSymbol):      {summary(timed(lambda: entries.append([e for _, kept in segment_outlines(engine, key) for e in kept])), 5))}"
+    print(f"  outline (documentSymbol):      {summary(timed(lambda: entries.append([e for _, kept in segment_outlines(engine, key) for e in kept]), 5))}"
           f" — {len(entries[0]):,} sentences")
     feature = outline_feature(engine)
     uri = prediction.as_uri()
