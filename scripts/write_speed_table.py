@@ -193,9 +193,9 @@ def bench_lsp(output: str) -> Iterator[Row]:
     validation = _search(r"^validation: (.*), lang: (\S+)$", output)
     edited = _search(r"the (\w+) is the document edited", output)
     level = _search(r"level = (\d)", validation[1]) if validation else None
-    kind = ("the gold treebank" if edited and edited[1] == "gold" else "a prediction") + \
+    kind = ("gold edited" if edited and edited[1] == "gold" else "the prediction edited") + \
         (f", validation level {level[1]} `{validation[2]}`" if level else "")
-    size = f"{large[1]} MB, {kind}"
+    size = f"the pair of a {large[1]} MB prediction, {kind}"
     yield Row(f"first|{kind}", f"language server, first diagnostics and score, {size}", f"{first[1]} s",
               f"one-shot `annoscore evaluate` {evaluate[1]} s", float(evaluate[1]) / float(first[1]))
     yield Row(f"edit|{kind}", f"language server, one-cell edit to new diagnostics and score, {size} (median)",
