@@ -280,7 +280,9 @@ def table(results: Path | None = None) -> str:
               "benchmark that has it (`benchmarks/results/`, with the commit and the command). Both sides of a "
               "ratio were measured in one run, taking turns or one right after the other, on a machine shared "
               "with other work: the times grow with the load (the 1-minute load average when the run or its part "
-              "began), while the ratio of two figures measured side by side stays meaningful. Machine: "
+              "began), while the ratio of two figures measured side by side stays meaningful. A latency set "
+              "beside its target has no such partner: under load it is the worst case, and a row below 1 "
+              "there says that target was missed on that run. Machine: "
               + " | ".join(machines) + ".",
               "", END]
     return "\n".join(lines)
