@@ -40,7 +40,7 @@ from .counts import Counts
 from .gold import GoldFile
 from .chunks import ChunkCounter, IdenticalBatch
 from .pairing import Chunk, Mismatch, SentencePairer
-from .lane import plain_pairs
+from .plain_pairs import plain_pairs
 from .parse import parse_blocks, read_comments
 from .reader import ConlluFileReader
 from .identical import identity_ready

@@ -40,6 +40,7 @@ from annoscore.scorer.problems import Problem, Severity
 
 from ..config import agreement_others
 from ..textstore import TextStore
+from .fix import Fix
 
 if TYPE_CHECKING:
     from annoscore.scorer.agreement.pairs import Difference, SentencePair, Totals
@@ -282,7 +283,6 @@ def differences_at(engine, key: str, line: int) -> list[Problem]:
 
 def agreement_fix(engine, key: str, line: int, start: int, other: str | None = None):
     """The edit that gives the cell at (line, start) the other annotation's value."""
-    from .fixes import Fix
     for p in differences_at(engine, key, line):
         if p.start <= start <= p.end and (other is None or p.datum("other") == other):
             value = p.datum("value")

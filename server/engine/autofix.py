@@ -30,7 +30,8 @@ from annoscore.scorer.conllu.editing import EditError
 from annoscore.scorer.problems import Problem
 
 from .editing import RENUMBER, plan
-from .fixes import Edit, Fix, fix_for
+from .fix import Edit, Fix
+from .fixes import fix_for
 from .id_sequence import CODE as OUT_OF_SEQUENCE
 from .ud_fixes import FIXES as UD_FIXES
 

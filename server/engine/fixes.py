@@ -26,13 +26,12 @@ choosing the right head is the annotator's job.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from annoscore.scorer.conllu.sentence import HEAD
 from annoscore.scorer.excerpt import quoted
 
 from ..textstore import TextStore
 from .cells import Cell, describe
+from .fix import Fix
 from .ud_fixes import FIXES as UD_FIXES
 
 FIXABLE = frozenset({"format-spaces", "format-empty-sentence", "format-final-blank-line", "gold-diff",
@@ -41,14 +40,6 @@ FIXABLE = frozenset({"format-spaces", "format-empty-sentence", "format-final-bla
 # The cells gold's value can be taken for.
 GOLD_COLUMNS = frozenset({"LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL"})
 
-# (start line, start column, end line, end column, new text), in code points.
-Edit = tuple[int, int, int, int, str]
-
-
-@dataclass
-class Fix:
-    title: str
-    edits: list[Edit]
 
 
 def fix_for(engine, key: str, code: str, line: int, start: int, other: str | None = None) -> Fix | None:

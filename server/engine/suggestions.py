@@ -20,7 +20,7 @@ from annoscore.scorer.segmentation.tokens import UPOS_TAGS
 
 from ..textstore import TextStore
 from .completion import UNIVERSAL_RELATIONS, language_lists
-from .fixes import Fix
+from .fix import Fix
 
 SUGGESTED = frozenset({"unknown-upos", "unknown-udeprel", "unknown-deprel", "feature-unknown",
                        "feature-value-unknown"})

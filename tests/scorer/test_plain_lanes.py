@@ -15,7 +15,7 @@ import pytest
 
 from conftest import mkpred, shared_path
 from pair_maker import make_pair
-from annoscore.scorer.conllu import lane
+from annoscore.scorer.conllu import lane, plain_pairs
 from annoscore.scorer.conllu.bulk import PlainPairs, PlainSentence, read_plain, token_text
 from annoscore.scorer.conllu.evaluate import ConlluOptions, evaluate_files
 from annoscore.scorer.conllu.reader import ConlluFileReader
@@ -41,14 +41,14 @@ def plain_fields(sentence: PlainSentence | None) -> tuple | None:
     return (sentence.sent_id, sentence.chars, sentence.tokens, sentence.words, sentence.misc, sentence.n_tokens, cut)
 
 
-def assert_lanes_agree(systems: list[str], golds: list[str]) -> lane.CompiledPlainPairs:
+def assert_lanes_agree(systems: list[str], golds: list[str]) -> plain_pairs.CompiledPlainPairs:
     """Both lanes on one batch of blocks: the same pairs taken, the same
     counts pair by pair, in all and for a chosen subset."""
     system_texts, gold_texts = list(map(token_text, systems)), list(map(token_text, golds))
     with python_lane():
         python = PlainPairs(system_texts, gold_texts)
         read_python = list(map(plain_fields, read_plain(systems)))
-    compiled = lane.CompiledPlainPairs(system_texts, gold_texts)
+    compiled = plain_pairs.CompiledPlainPairs(system_texts, gold_texts)
     assert list(map(plain_fields, read_plain(systems))) == read_python  # (its tree checks in C)
     assert compiled.passed == python.passed
     assert compiled.counts_each() == python.counts_each()

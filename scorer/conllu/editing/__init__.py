@@ -10,7 +10,8 @@ byte for byte (`model.read_sentence` refuses a sentence that would not).
 """
 
 from .errors import EditError
-from .model import ROOT, EmptyNode, MultiwordRange, Sentence, Word, read_sentence
+from .model import ROOT, EmptyNode, MultiwordRange, Sentence, Word
+from .read import read_sentence
 from .render import render
 
 __all__ = ["EditError", "ROOT", "EmptyNode", "MultiwordRange", "Sentence", "Word", "read_sentence", "render"]

@@ -15,7 +15,8 @@ from typing import Any, Callable, Container
 
 from .attach import reattach
 from .errors import EditError
-from .model import ROOT, EmptyNode, MultiwordRange, Ref, Sentence, Word, read_sentence
+from .model import ROOT, EmptyNode, MultiwordRange, Ref, Sentence, Word
+from .read import read_sentence
 from .render import node_at_line, render_lines
 from .sentences import join_sentences, split_sentence
 from .tokens import make_token, split_word, undo_token

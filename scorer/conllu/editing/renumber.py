@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from itertools import product
 
 from .errors import EditError
-from .model import DEPS, FORM, HEAD, ID, ROOT, EmptyNode, MultiwordRange, Ref, Sentence, Word, split_rows
+from .model import DEPS, FORM, HEAD, ID, ROOT, EmptyNode, MultiwordRange, Ref, Sentence, Word
+from .read import split_rows
 from .render import render_lines
 
 
