@@ -172,6 +172,9 @@ class Settings:
     agreement: AgreementSettings = AgreementSettings()
     # Inlay hints (the head word's FORM after HEAD and DEPS) in the editor.
     inlay_hints: bool = True
+    # In the editor, the UD validator's findings that follow from an unparsed
+    # sentence's missing HEADs fold under its diagnostic (server.engine.conllu.unparsed_fold).
+    fold_unparsed_findings: bool = True
     # The codes' reference page (docs/reference/codes.md as a site): diagnostics link to it; "" for none.
     docs_url: str = ""
 
