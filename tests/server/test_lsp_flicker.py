@@ -55,7 +55,7 @@ class Fresh:
 
     def __init__(self, root: Path, path: Path, text: str) -> None:
         engine = Engine(str(root), Settings())
-        engine.explains_id_sequence = True  # as the language server's engine
+        engine.explains_id_sequence = engine.folds_unparsed = True  # as the language server's engine
         engine.open(str(path), str(path), text, 1)
         engine.rescore(str(path))
         self.all = {(p.code, p.line, p.start, p.end, p.message) for p in engine.diagnostics(str(path))}
