@@ -449,9 +449,10 @@ def _page(segments: list[Segment], validations: list[Any], firsts: list[int], pr
 
 def pages(store: TextStore, state: DocumentValidation) -> list[Page]:
     """The document's pages, made again where a segment has a new
-    validation or another first line (once per text and validation)."""
+    validation or another first line (once per text and validation), or
+    where one was not analysed yet when its page was made."""
     made_for = (store.version, state.generation)
-    if state.pages_made_for == made_for:
+    if state.pages_made_for == made_for and all(page.settled for page in state.pages):
         return state.pages
     segments = store.segments
     validations = [s.validation for s in segments]
