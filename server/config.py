@@ -175,6 +175,9 @@ class Settings:
     # The cache of large documents' validation (server.engine.conllu.validation_cache):
     # the user's (annoscore.cache; check --no-cache), never the project file's.
     cache: bool = True
+    # In the editor, the UD validator's findings that follow from an unparsed
+    # sentence's missing HEADs fold under its diagnostic (server.engine.conllu.unparsed_fold).
+    fold_unparsed_findings: bool = True
     # The codes' reference page (docs/reference/codes.md as a site): diagnostics link to it; "" for none.
     docs_url: str = ""
 

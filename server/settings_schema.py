@@ -181,6 +181,16 @@ SETTINGS: tuple[Setting, ...] = (
        editor="inlayHints", check="boolean", field="inlay_hints",
        vscode={"markdownDescription": "Show the head word's FORM after each HEAD cell and DEPS item "
                "(`5 ▸ demir`, `0 ▸ root`). VS Code's own `editor.inlayHints.enabled` hides all inlay hints."}),
+    _s("foldUnparsedFindings", "boolean", True, "In the editor, fold the UD validator's findings that follow from "
+       "an unparsed sentence's missing HEADs (invalid-head, unknown-head …) under its unparsed diagnostic; false "
+       "shows each (check always lists each).", toml="fold_unparsed_findings", editor="foldUnparsedFindings",
+       check="boolean", field="fold_unparsed_findings",
+       vscode={"markdownDescription":
+               "A sentence not parsed yet (every HEAD `_`) shows one `unparsed` diagnostic, and the UD "
+               "validator's findings that follow from the missing HEADs (`invalid-head`, `unknown-head` and the "
+               "other tree tests: two errors a word) are folded under it, as its related information. Its other "
+               "findings (FEATS, `# text` …) stay on their cells. Off: each finding is shown on its own. "
+               "`annoscore check` always lists each, as the validator reports them."}),
     _s("docsUrl", "string", "", "The address of the diagnostic codes' reference page (its codes.md built as a "
        "site); diagnostics then link to their code's entry. \"\": no links.", toml="docs_url", editor="docsUrl",
        check="url", field="docs_url",

@@ -65,7 +65,7 @@ class Fresh:
                  below_limits: bool = True) -> None:
         settings = settings or Settings()
         engine = Engine(str(root), settings)
-        engine.explains_id_sequence = True  # as the language server's engine
+        engine.explains_id_sequence = engine.folds_unparsed = True  # as the language server's engine
         engine.open(str(path), str(path), text, 1)
         engine.rescore(str(path))
         problems = engine.diagnostics(str(path))

@@ -12,8 +12,9 @@ from annoscore.server.engine import Engine
 from annoscore.server.engine.conllu.handler import results_of
 
 
-def open_pair(tmp_path, pred_text, name="x", settings=None):
+def open_pair(tmp_path, pred_text, name="x", settings=None, fold=False):
     engine = Engine(str(tmp_path), settings or Settings())
+    engine.folds_unparsed = fold  # (as the language server's engine: see server.engine.conllu.unparsed_fold)
     path = str(tmp_path / f"{name}.conllu")
     engine.open(path, path, pred_text, 1)
     engine.rescore(path)
@@ -25,7 +26,8 @@ def snapshot(engine, path):
     validator's test id and line that they carry) and the score payload."""
     document = engine.documents[path]
     diagnostics = sorted((p.code, p.line, p.start, p.end, p.message, str(p.datum("test_id")),
-                          p.datum("ud_line", -1)) for p in engine.diagnostics(path))
+                          p.datum("ud_line", -1), tuple((r.line, r.start, r.end, r.message) for r in p.related))
+                         for p in engine.diagnostics(path))
     score = results_of(document).score
     return (score.totals.values if score else None, diagnostics, engine.score(path))
 
@@ -56,6 +58,8 @@ VALIDATION_EDITS = TEXT_EDITS + [("line", None, ["# sent_id = base-1-r0", "# tex
                                                  " ", "", "# newdoc"]),
                                  ("cell", 5, ["Number=Sing|Case=Nom", "_", "Foo=Bar"]),
                                  ("cell", 9, ["SpaceAfter=No", "SpaceAfter=no", "_"])]
+# Sentences parsed and unparsed whole (see server.engine.conllu.unparsed_fold).
+PARSING_EDITS = VALIDATION_EDITS + [("heads", None, ["_", "tree"])] * 3
 
 
 def random_edit(text: str, edits: list, rng: random.Random) -> tuple[tuple, str, str]:
@@ -72,6 +76,21 @@ def random_edit(text: str, edits: list, rng: random.Random) -> tuple[tuple, str,
         change = ((k, start), (k, start + len(cells[column])), value)
         cells[column] = value
         lines[k] = "\t".join(cells)
+    elif kind == "heads" and token_lines:  # every HEAD of a sentence: _ (not parsed yet), or a tree again
+        k = rng.choice(token_lines)
+        first, last = k, k
+        while first > 0 and lines[first - 1].count("\t") == 9:
+            first -= 1
+        while last + 1 < len(lines) and lines[last + 1].count("\t") == 9:
+            last += 1
+        rows = []
+        for n in range(first, last + 1):
+            cells = lines[n].split("\t")
+            if "-" not in cells[0] and "." not in cells[0]:
+                cells[6], cells[7] = ("_", "_") if value == "_" else (("0", "root") if n == first else ("1", "dep"))
+            rows.append("\t".join(cells))
+        change = ((first, 0), (last, len(lines[last])), "\n".join(rows))
+        lines[first:last + 1] = rows
     elif kind == "delete" and len(lines) > 1:
         k = rng.randrange(len(lines) - 1)
         change = ((k, 0), (k + 1, 0), "")
@@ -98,16 +117,17 @@ def edit_and_compare(tmp_path, text: str, edits: list, steps: int, seed: int) ->
 
 
 def race_and_compare(tmp_path, text: str, edits: list, steps: int, seed: int,
-                     settings=None) -> tuple[int, int]:
+                     settings=None, fold: bool = False) -> tuple[int, int]:
     """Random edits with the engine's other calls interleaved as an editor
     and the language server interleave them: edits arriving before the last
     rescore's results were read (diagnostics, score, report between an edit
     and its rescore), several edits per rescore, rescores with nothing
     changed.  Whenever the engine has rescored the latest text, its results
     must equal a fresh engine's.  Returns how many edits were made and how
-    many times the results were compared."""
+    many times the results were compared.  ``fold``: both engines fold
+    unparsed sentences' findings, as the language server's does."""
     rng = random.Random(seed)
-    engine, path = open_pair(tmp_path, text, settings=settings)
+    engine, path = open_pair(tmp_path, text, settings=settings, fold=fold)
     snapshot(engine, path)
     version, compared, pending = 1, 0, False
     for _ in range(steps):
@@ -126,11 +146,11 @@ def race_and_compare(tmp_path, text: str, edits: list, steps: int, seed: int,
             engine.rescore(path)
             pending = False
             if rng.random() < 0.5:
-                fresh, fresh_path = open_pair(tmp_path, text, name="x", settings=settings)
+                fresh, fresh_path = open_pair(tmp_path, text, name="x", settings=settings, fold=fold)
                 assert snapshot(engine, path) == snapshot(fresh, fresh_path), (seed, version)
                 compared += 1
     if pending:
         engine.rescore(path)
-    fresh, fresh_path = open_pair(tmp_path, text, name="x", settings=settings)
+    fresh, fresh_path = open_pair(tmp_path, text, name="x", settings=settings, fold=fold)
     assert snapshot(engine, path) == snapshot(fresh, fresh_path), (seed, version)
     return version - 1, compared + 1

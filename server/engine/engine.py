@@ -78,6 +78,12 @@ class Engine:
         # with its consequences related to it (the language server), or each
         # finding as the UD validator reports it (`check`; see `id_sequence`).
         self.explains_id_sequence = False
+        # Whether an unparsed sentence's UD validation findings that follow
+        # from its missing HEADs fold under its ``unparsed`` diagnostic (the
+        # language server, unless settings.fold_unparsed_findings is off), or
+        # each is shown as the validator reports it (`check`, `fix`; see
+        # conllu.unparsed_fold).
+        self.folds_unparsed = False
 
     # --- documents ------------------------------------------------------------
 
@@ -325,12 +331,15 @@ class Engine:
             shown.add(document.binary)
             return shown.finish()
         handler = handler_for(document)
-        shown.twins = handler.twins(document)  # validation problems that are annoscore's too
+        # In the editor, an unparsed sentence's findings that follow from its
+        # missing HEADs fold under its one diagnostic (see conllu.unparsed_fold).
+        fold = self.folds_unparsed and self.settings.fold_unparsed_findings and shown.enabled("unparsed")
+        shown.twins = handler.twins(document, fold)  # validation problems that are annoscore's too
         if document.setup.refused is not None:
             shown.add(Problem("gold-refused", document.setup.refused, 0, 0, 0, Severity.WARNING))
         for problem in document.byte_problems:
             shown.add(problem)
-        handler.diagnostics(document, self.dependents(document.path or ""), self.settings, shown)
+        handler.diagnostics(document, self.dependents(document.path or ""), self.settings, shown, fold)
         for problem in agreement.problems(self, document):
             shown.add(problem)
         if document.format == "conllu" and self.settings.splits.train:

@@ -253,7 +253,7 @@ class LinesHandler:
             document.results = _segmentation(document, gold, state)
 
     # (UD validation is for CoNLL-U alone.)
-    def twins(self, document) -> None:
+    def twins(self, document, fold_unparsed: bool = False) -> None:
         return None
 
     def validation_pending(self, document) -> None:
@@ -262,7 +262,7 @@ class LinesHandler:
     def notes(self, document) -> tuple[str, ...]:
         return ()
 
-    def diagnostics(self, document, dependents, settings, shown) -> None:
+    def diagnostics(self, document, dependents, settings, shown, fold_unparsed: bool = False) -> None:
         state = document.results if isinstance(document.results, LineState) else LineState()
         for problem in state.problems:
             shown.add(problem)

@@ -58,6 +58,8 @@ class AnnoscoreServer(LanguageServer):
         self.engine.background_validation = True
         # IDs out of sequence: one diagnostic for the cause, with the quick fix that renumbers.
         self.engine.explains_id_sequence = True
+        # A sentence not parsed yet: one diagnostic, not one per HEAD (see conllu.unparsed_fold).
+        self.engine.folds_unparsed = True
         self.worker = EngineWorker()
         self.tasks = Tasks()
         self.encoding = UTF16

@@ -234,12 +234,16 @@ def test_diagnostics_reach_vim_diagnostic_with_codes_and_cell_ranges(edited):
     assert {d["source"] for d in diagnostics} == {"annoscore"}
     low_words = words_with_low_cells(lines)
     assert low_words == 7  # 15 cells
-    # The UD validator's, beside annoscore's own: the HEADs of the unparsed sentence are not numbers.
+    # The UD validator's findings on the unparsed sentence's HEADs (not numbers) are folded under its
+    # one diagnostic, as its related information (server/engine/conllu/unparsed_fold.py).
     assert Counter(d["code"] for d in diagnostics) == {
-        "low-confidence": low_words, "cycle": 2, "segmentation-mismatch": 1, "unparsed": 1,
-        "invalid-head": 6, "unknown-head": 6}
-    assert spans(diagnostics, "invalid-head") == [cell(lines, token_line(lines, "demo-6", k), HEAD)
-                                                  for k in range(1, 7)]
+        "low-confidence": low_words, "cycle": 2, "segmentation-mismatch": 1, "unparsed": 1}
+    folded, = [d for d in diagnostics if d["code"] == "unparsed"]
+    assert "folded here: the UD validator's 12 findings on the missing HEADs (invalid-head, unknown-head" \
+        in folded["message"]
+    heads = [cell(lines, token_line(lines, "demo-6", k), HEAD) for k in range(1, 7)]  # (an ASCII sentence)
+    assert [(r["line"], r["character"], r["message"].split(":")[0]) for r in folded["related"]] == \
+        [(line, start, test_id) for line, start, _ in heads for test_id in ("invalid-head", "unknown-head")]
     assert spans(diagnostics, "cycle") == [cell(lines, token_line(lines, "demo-4", 3), HEAD),
                                            cell(lines, token_line(lines, "demo-4", 6), HEAD)]
     assert spans(diagnostics, "segmentation-mismatch") == [cell(lines, token_line(lines, "demo-2", 2), FORM)]
@@ -278,7 +282,8 @@ def test_editing_a_cell_and_saving_updates_diagnostics_and_status(edited):
     saved = edited["results"]["steps"]["saved"]
     assert Counter(d["code"] for d in saved["diagnostics"]) == {
         "low-confidence": words_with_low_cells(lines_of(edited["expected_after"])), "segmentation-mismatch": 1,
-        "unparsed": 1, "invalid-head": 6, "unknown-head": 6}
+        "unparsed": 1}  # (its HEAD findings folded under it, as when opened)
+    assert len(next(d for d in saved["diagnostics"] if d["code"] == "unparsed")["related"]) == 12
     expected = status_for(edited["expected_after"], edited["gold"], unparsed=1, refused=0, low=15)
     assert saved["status"] == expected and "refused" not in expected
     assert saved["status"] != edited["results"]["steps"]["opened"]["status"]

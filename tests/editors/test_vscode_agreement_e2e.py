@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import subprocess
 
-import pytest
 
-from test_vscode_e2e import ANNOSCORE, CHROMIUM, WAIT_MS, CodeServer, run_command, tools, vsix  # noqa: F401
+from test_vscode_e2e import run_command, tools, vsix  # noqa: F401
+from vsix_support import ANNOSCORE, WAIT_MS, vscode_page
 
 ANNOTATION = """# sent_id = s1
 # text = The cat sat
@@ -57,7 +57,6 @@ def status_line(page) -> str:
 
 
 def test_agreement_in_a_real_vscode(tmp_path, tools, vsix):  # noqa: F811
-    playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright (the test extra) is not installed")
     workspace = tmp_path / "workspace"
     for name, text in (("alice", ANNOTATION), ("bob", BOB), ("carol", ANNOTATION.replace("bark\tbark\tVERB",
                                                                                        "bark\tbark\tNOUN"))):
@@ -65,78 +64,63 @@ def test_agreement_in_a_real_vscode(tmp_path, tools, vsix):  # noqa: F811
         (workspace / name / "t.conllu").write_text(text, encoding="utf-8")
     (workspace / "annoscore.toml").write_text('[agreement]\nfiles = ["alice/*.conllu"]\nothers = ["bob/{name}"]\n')
     declared = expected_status(workspace, "alice/t.conllu", "bob/t.conllu")
-    shots = tmp_path / "screenshots"
-    shots.mkdir()
-    server = CodeServer(tools, vsix, tmp_path / "code-server", workspace)
-    try:
-        with playwright_api.sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            try:
-                page = browser.new_context(viewport={"width": 1600, "height": 1000}).new_page()
-                try:
-                    page.goto(server.url)
-                    page.wait_for_selector(".monaco-workbench", timeout=WAIT_MS)
-                    open_file(page, "alice/t.conllu")
-                    page.wait_for_function("(t) => document.querySelector('.statusbar').innerText.includes(t)",
-                                           arg=declared, timeout=WAIT_MS)
-                    assert status_line(page).endswith(declared), status_line(page)
-                    page.keyboard.press("Control+Shift+M")
-                    page.wait_for_selector(".markers-panel .monaco-list-row", timeout=WAIT_MS)
-                    page.wait_for_function("() => document.querySelector('.markers-panel').innerText"
-                                           ".includes(\"ADV\") || true")
-                    panel = page.locator(".markers-panel").inner_text()
-                    assert "UPOS: bob/t.conllu has 'PROPN'" in panel, panel
-                    assert "UPOS: bob/t.conllu has 'ADJ'" in panel, panel
-                    page.screenshot(path=str(shots / "1-agreement-status-and-problems.png"))
-                    # The quick fix on the UPOS cell of 'cat' (line 4), then the figures move.
-                    page.keyboard.press("Escape")
-                    page.locator(".monaco-editor .view-lines").first.click()
-                    page.keyboard.press("Control+G")
-                    page.wait_for_selector(".quick-input-widget input")
-                    page.keyboard.type("4:13")
-                    page.keyboard.press("Enter")
-                    page.keyboard.press("Control+.")
-                    fix = page.locator(".action-widget .monaco-list-row", has_text="Take bob/t.conllu's UPOS 'PROPN'")
-                    fix.first.wait_for(timeout=WAIT_MS)
-                    page.screenshot(path=str(shots / "2-take-bobs-value.png"))
-                    fix.first.click()
-                    page.keyboard.press("Control+S")
-                    after = declared.split(" κ ")[0]
-                    page.wait_for_function(
-                        "(t) => { const s = document.querySelector('.statusbar').innerText;"
-                        " return s.includes('agree bob/t.conllu') && !s.includes(t); }", arg=declared, timeout=WAIT_MS)
-                    text = (workspace / "alice" / "t.conllu").read_text(encoding="utf-8")
-                    assert "cat\tcat\tPROPN" in text
-                    assert status_line(page).endswith(expected_status(workspace, "alice/t.conllu", "bob/t.conllu"))
-                    assert after in status_line(page)
-                    page.screenshot(path=str(shots / "3-after-the-fix.png"))
-                    # Carol's file is compared with none: "Compare with Another Annotation…" from the palette.
-                    open_file(page, "carol/t.conllu")
-                    page.wait_for_function("() => document.querySelector('.statusbar').innerText.includes('no gold')",
-                                           timeout=WAIT_MS)
-                    assert "agree" not in status_line(page)
-                    run_command(page, "annoscore: Compare with Another Annotation")
-                    # code-server's own file dialog: a quick input titled as the command asks, filled
-                    # with the file's folder once it has read it.
-                    page.wait_for_selector(".quick-input-widget:has-text('Another annotation of the same text')",
-                                           timeout=WAIT_MS)
-                    box = page.locator(".quick-input-widget input").first
-                    page.wait_for_function("() => document.querySelector('.quick-input-widget input').value"
-                                           ".endsWith('carol/')", timeout=WAIT_MS)
-                    box.fill(str(workspace / "bob" / "t.conllu"))
-                    page.wait_for_selector(".quick-input-list .monaco-list-row[aria-label*='t.conllu']",
-                                           timeout=WAIT_MS)
-                    page.screenshot(path=str(shots / "4-compare-dialog.png"))
-                    page.keyboard.press("Enter")
-                    wanted = expected_status(workspace, "carol/t.conllu", "bob/t.conllu")
-                    page.wait_for_function("(t) => document.querySelector('.statusbar').innerText.includes(t)",
-                                           arg=wanted, timeout=WAIT_MS)
-                    page.screenshot(path=str(shots / "5-compared-from-the-editor.png"))
-                except Exception:
-                    page.screenshot(path=str(shots / "failure.png"))
-                    raise
-            finally:
-                browser.close()
-    finally:
-        server.stop()
-        print(f"screenshots in {shots}")
+    with vscode_page(tmp_path, tools, vsix, workspace, (1600, 1000)) as session:
+        page, shots = session.page, session.shots
+        page.goto(session.server.url)
+        page.wait_for_selector(".monaco-workbench", timeout=WAIT_MS)
+        open_file(page, "alice/t.conllu")
+        page.wait_for_function("(t) => document.querySelector('.statusbar').innerText.includes(t)",
+                               arg=declared, timeout=WAIT_MS)
+        assert status_line(page).endswith(declared), status_line(page)
+        page.keyboard.press("Control+Shift+M")
+        page.wait_for_selector(".markers-panel .monaco-list-row", timeout=WAIT_MS)
+        page.wait_for_function("() => document.querySelector('.markers-panel').innerText"
+                               ".includes(\"ADV\") || true")
+        panel = page.locator(".markers-panel").inner_text()
+        assert "UPOS: bob/t.conllu has 'PROPN'" in panel, panel
+        assert "UPOS: bob/t.conllu has 'ADJ'" in panel, panel
+        page.screenshot(path=str(shots / "1-agreement-status-and-problems.png"))
+        # The quick fix on the UPOS cell of 'cat' (line 4), then the figures move.
+        page.keyboard.press("Escape")
+        page.locator(".monaco-editor .view-lines").first.click()
+        page.keyboard.press("Control+G")
+        page.wait_for_selector(".quick-input-widget input")
+        page.keyboard.type("4:13")
+        page.keyboard.press("Enter")
+        page.keyboard.press("Control+.")
+        fix = page.locator(".action-widget .monaco-list-row", has_text="Take bob/t.conllu's UPOS 'PROPN'")
+        fix.first.wait_for(timeout=WAIT_MS)
+        page.screenshot(path=str(shots / "2-take-bobs-value.png"))
+        fix.first.click()
+        page.keyboard.press("Control+S")
+        after = declared.split(" κ ")[0]
+        page.wait_for_function(
+            "(t) => { const s = document.querySelector('.statusbar').innerText;"
+            " return s.includes('agree bob/t.conllu') && !s.includes(t); }", arg=declared, timeout=WAIT_MS)
+        text = (workspace / "alice" / "t.conllu").read_text(encoding="utf-8")
+        assert "cat\tcat\tPROPN" in text
+        assert status_line(page).endswith(expected_status(workspace, "alice/t.conllu", "bob/t.conllu"))
+        assert after in status_line(page)
+        page.screenshot(path=str(shots / "3-after-the-fix.png"))
+        # Carol's file is compared with none: "Compare with Another Annotation…" from the palette.
+        open_file(page, "carol/t.conllu")
+        page.wait_for_function("() => document.querySelector('.statusbar').innerText.includes('no gold')",
+                               timeout=WAIT_MS)
+        assert "agree" not in status_line(page)
+        run_command(page, "annoscore: Compare with Another Annotation")
+        # code-server's own file dialog: a quick input titled as the command asks, filled
+        # with the file's folder once it has read it.
+        page.wait_for_selector(".quick-input-widget:has-text('Another annotation of the same text')",
+                               timeout=WAIT_MS)
+        box = page.locator(".quick-input-widget input").first
+        page.wait_for_function("() => document.querySelector('.quick-input-widget input').value"
+                               ".endsWith('carol/')", timeout=WAIT_MS)
+        box.fill(str(workspace / "bob" / "t.conllu"))
+        page.wait_for_selector(".quick-input-list .monaco-list-row[aria-label*='t.conllu']",
+                               timeout=WAIT_MS)
+        page.screenshot(path=str(shots / "4-compare-dialog.png"))
+        page.keyboard.press("Enter")
+        wanted = expected_status(workspace, "carol/t.conllu", "bob/t.conllu")
+        page.wait_for_function("(t) => document.querySelector('.statusbar').innerText.includes(t)",
+                               arg=wanted, timeout=WAIT_MS)
+        page.screenshot(path=str(shots / "5-compared-from-the-editor.png"))

@@ -12,10 +12,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import pytest
-
 from test_vscode_agreement_e2e import open_file
-from test_vscode_e2e import CHROMIUM, WAIT_MS, CodeServer, goto_line, run_command, tools, vsix  # noqa: F401
+from test_vscode_e2e import goto_line, run_command, tools, vsix  # noqa: F401
+from vsix_support import WAIT_MS, vscode_page
 
 
 def _w(*cells: str) -> str:
@@ -72,32 +71,15 @@ def wait_for_input(page, words: str) -> None:
 
 
 def test_structural_edits_in_a_real_vscode(tmp_path, tools, vsix):  # noqa: F811
-    playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright (the test extra) is not installed")
     workspace = tmp_path / "workspace"
     (workspace / "a").mkdir(parents=True)
     (workspace / ".vscode").mkdir()
     (workspace / ".vscode" / "settings.json").write_text(WORKSPACE_SETTINGS, encoding="utf-8")
     path = workspace / "a" / "t.conllu"
     path.write_text(TEXT, encoding="utf-8")
-    shots = tmp_path / "screenshots"
-    shots.mkdir()
-    server = CodeServer(tools, vsix, tmp_path / "code-server", workspace)
-    try:
-        with playwright_api.sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            try:
-                page = browser.new_context(viewport={"width": 1400, "height": 700}).new_page()
-                page.set_default_timeout(WAIT_MS)
-                try:
-                    run_steps(page, server.url, path, shots)
-                except Exception:
-                    page.screenshot(path=str(shots / "failure.png"))
-                    raise
-            finally:
-                browser.close()
-    finally:
-        server.stop()
-        print(f"screenshots in {shots}")
+    with vscode_page(tmp_path, tools, vsix, workspace, (1400, 700)) as session:
+        session.page.set_default_timeout(WAIT_MS)
+        run_steps(session.page, session.server.url, path, session.shots)
 
 
 def run_steps(page, url: str, path: Path, shots: Path) -> None:

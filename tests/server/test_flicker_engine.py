@@ -17,6 +17,7 @@ def opened(tmp_path, text: str) -> tuple[Engine, str]:
     engine = Engine(str(tmp_path), Settings())
     engine.background_validation = True  # as the language server's
     engine.explains_id_sequence = True
+    engine.folds_unparsed = True
     path = str(tmp_path / "x.conllu")
     engine.open(path, path, text, 1)
     engine.rescore(path)
@@ -30,6 +31,7 @@ def shown(engine: Engine, path: str) -> set[tuple]:
 def fresh(tmp_path, text: str) -> set[tuple]:
     engine = Engine(str(tmp_path), Settings())
     engine.explains_id_sequence = True
+    engine.folds_unparsed = True
     path = str(tmp_path / "x.conllu")
     engine.open(path, path, text, 1)
     engine.rescore(path)

@@ -45,6 +45,7 @@ async def racing_client(request, lsp_client: LanguageClient, tmp_path: Path):
 def fresh_results(root: Path, path: Path, text: str) -> tuple[dict, list]:
     engine = Engine(str(root), Settings())
     engine.explains_id_sequence = True  # as the language server's engine (server/lsp/server.py)
+    engine.folds_unparsed = True
     engine.open(str(path), str(path), text, 1)
     engine.rescore(str(path))
     score = engine.score(str(path))

@@ -64,11 +64,13 @@ def test_the_server_reads_each_editor_setting_by_its_key(setting):
 def test_the_project_file_knows_its_keys_from_the_table(tmp_path):
     keys = {s.toml.split(".")[0] for s in SETTINGS if s.toml}
     assert keys == {"threshold", "sentences", "max_diagnostics", "max_diagnostics_per_document", "progress_marker",
-                    "docs_url", "lang", "validation", "pair", "splits", "agreement"}
+                    "docs_url", "fold_unparsed_findings", "lang", "validation", "pair", "splits", "agreement"}
     (tmp_path / "annoscore.toml").write_text('threshold = 0.5\nmax_diagnostics = 7\nlang = "en"\n'
+                                             'fold_unparsed_findings = false\n'
                                              '[validation]\nlevel = "off"\ndata_dir = "ud"\nsurprise = 1\n')
     settings, problems = load_project(tmp_path)
     assert (settings.threshold, settings.max_diagnostics, settings.validation.project_lang) == (0.5, 7, "en")
+    assert settings.fold_unparsed_findings is False and Settings().fold_unparsed_findings is True
     assert settings.validation.level == 0 and settings.validation.data_dir == str(tmp_path / "ud")
     assert [p.message for p in problems] == [
         "annoscore.toml: validation.surprise: unknown key (the keys: level, data_dir, exclude, include_only); ignored"]

@@ -104,14 +104,22 @@ end
 local function diagnostics(bufnr)
   local found = {}
   for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    local lsp = d.user_data and d.user_data.lsp or {}
+    local related = {}
+    for _, r in ipairs(lsp.relatedInformation or {}) do
+      table.insert(related, { line = r.location.range.start.line, character = r.location.range.start.character,
+                              message = r.message })
+    end
     table.insert(found, {
-      code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code),
+      code = d.code or lsp.code,
       source = d.source,
       severity = d.severity,
       lnum = d.lnum,
       col = d.col,
       end_lnum = d.end_lnum,
       end_col = d.end_col,
+      message = d.message,
+      related = related,
     })
   end
   return found

@@ -38,6 +38,7 @@ export interface RawSettings {
   allowOutsideProject?: unknown;
   maxFileSize?: unknown;
   inlayHints?: unknown;
+  foldUnparsedFindings?: unknown;
   docsUrl?: unknown;
 }
 
@@ -115,6 +116,16 @@ export function normalizeSettings(raw: RawSettings): NormalizedSettings {
     }
   }
 
+  let foldUnparsedFindings = DEFAULT_SETTINGS.foldUnparsedFindings;
+  if (raw.foldUnparsedFindings !== undefined) {
+    if (typeof raw.foldUnparsedFindings === 'boolean') {
+      foldUnparsedFindings = raw.foldUnparsedFindings;
+    } else {
+      report('foldUnparsedFindings',
+        `must be true or false, not ${JSON.stringify(raw.foldUnparsedFindings)}; using ${foldUnparsedFindings}`);
+    }
+  }
+
   let sentences = DEFAULT_SETTINGS.sentences;
   if (raw.sentences !== undefined) {
     if (SENTENCE_MODES.includes(raw.sentences as SentenceMode)) {
@@ -174,7 +185,7 @@ export function normalizeSettings(raw: RawSettings): NormalizedSettings {
     settings: {
       threshold, run, severities, goldDiff, sentences, maxDiagnostics, maxDiagnosticsPerDocument,
       files: { segmentation, labels }, validation, server: { command }, allowOutsideProject, maxFileSize,
-      inlayHints, docsUrl,
+      inlayHints, foldUnparsedFindings, docsUrl,
     },
     problems,
   };

@@ -47,6 +47,8 @@ export interface AnnoscoreSettings {
   cache: boolean;
   /** The head's FORM after each HEAD cell and DEPS item (inlay hints). */
   inlayHints: boolean;
+  /** In the editor, fold the UD validator's findings that follow from an unparsed sentence's missing HEADs (invalid-head, unknown-head …) under its unparsed diagnostic; false shows each (check always lists each). */
+  foldUnparsedFindings: boolean;
   /** The address of the diagnostic codes' reference page (its codes.md built as a site); diagnostics then link to their code's entry. "": no links. */
   docsUrl: string;
   files: {
@@ -83,6 +85,7 @@ export const DEFAULT_SETTINGS: AnnoscoreSettings = {
   maxFileSize: '',
   cache: true,
   inlayHints: true,
+  foldUnparsedFindings: true,
   docsUrl: '',
   files: {
     segmentation: [],

@@ -48,7 +48,7 @@ from ...config import Settings
 from ...processes import start_forkserver
 from ...textstore import TextStore, forget_segments
 from ..diagnostics import DiagnosticCap, Listing
-from . import parts, validation
+from . import parts, unparsed_fold, validation
 from .analysis import SentenceInfo, analyze_segment, analyze_segments
 from .goldsource import GoldSource
 from .index import SentenceIndex
@@ -162,8 +162,8 @@ class ConlluHandler:
         state = results_of(document).validation
         return () if state is None else state.notes
 
-    def twins(self, document):
-        return validation.twins(document, results_of(document).validation)
+    def twins(self, document, fold_unparsed: bool = False):
+        return validation.twins(document, results_of(document).validation, fold_unparsed)
 
     def _score(self, document, gold, settings: Settings, log: Callable[[str], None],
                progress: Progress | None) -> None:
@@ -261,7 +261,12 @@ class ConlluHandler:
 
     # --- what is shown ------------------------------------------------------------
 
-    def diagnostics(self, document, dependents: Sequence, settings: Settings, shown: DiagnosticCap) -> None:
+    def diagnostics(self, document, dependents: Sequence, settings: Settings, shown: DiagnosticCap,
+                    fold_unparsed: bool = False) -> None:
+        """Everything the document shows, to ``shown``.  ``fold_unparsed``
+        (the editor's default): the UD validator's findings that follow from
+        the missing HEADs of an unparsed sentence are folded under its
+        ``unparsed`` diagnostic (see `unparsed_fold`)."""
         for p in chain.from_iterable(map(attrgetter("problems"), document.store.segments)):
             shown.add(p)
         results = results_of(document)
@@ -269,6 +274,8 @@ class ConlluHandler:
         infos = index.infos
         summarize_unparsed = index.unparsed > UNPARSED_CAP
         unparsed = [i for i in infos if i.unparsed] if summarize_unparsed else []
+        folds = validation.unparsed_folds(document, results.validation, shown) \
+            if fold_unparsed and index.unparsed else {}
         for info in filter(attrgetter("problems"), infos):
             line = info.first_line
             # Against gold, the roots gold disagrees with replace the gold-free marks.
@@ -277,6 +284,8 @@ class ConlluHandler:
                 if p.code == "cycle":
                     for mark in cycle_marks(p):
                         shown.add(mark, line)
+                elif p.code == "unparsed" and folds and not summarize_unparsed:
+                    shown.add(unparsed_fold.folded_into(p, folds.get(line, ()), line), line)
                 elif not (summarize_unparsed and p.code == "unparsed") and \
                         not (roots_by_gold and p.code == "multiple-roots"):
                     shown.add(p, line)
@@ -289,10 +298,14 @@ class ConlluHandler:
         self._low_confidence(index, settings, shown)
         if summarize_unparsed:
             first = unparsed[0].first_line
-            shown.add(Problem(
+            summary = Problem(
                 "unparsed", f"{len(unparsed)} sentences are not parsed yet (all HEADs _), from line "
                 f"{first + 1} on; the official scorer refuses them", first, 0, 0, Severity.INFORMATION,
-                refuses=True))
+                refuses=True)
+            if folds:  # (in the order of the sentences)
+                summary = unparsed_fold.folded_into(
+                    summary, [p for i in unparsed for p in folds.get(i.first_line, ())])
+            shown.add(summary)
         score = results.score
         if score is not None and score.missing:
             names = [identifier(score.gold[k].sent_id or "") or f"line {score.gold[k].first_line + 1}"
@@ -314,7 +327,7 @@ class ConlluHandler:
                 shown.add(Problem("missing-sentence", f"not in the prediction {name}",
                                   info.first_line, 0, 0, Severity.INFORMATION))
         # The UD validator's findings that annoscore's own did not take.
-        validation.add_problems(document, results.validation, shown, shown.twins)
+        validation.add_problems(document, results.validation, shown, shown.twins, fold_unparsed)
 
     def _low_confidence(self, index: SentenceIndex, settings: Settings, shown: DiagnosticCap) -> None:
         """Low-confidence cells become diagnostics only as far as they are

@@ -52,6 +52,7 @@ from annoscore.scorer.validation.incident import TESTS, Incident
 
 from ...textstore import Segment, TextStore
 from ..diagnostics import DiagnosticCap, Listing
+from . import unparsed_fold
 from .twins import TWIN_IDS, Twins
 from . import validation_cache
 from .validation_parts import MIN_BLOCKS, BlockJob, helpers, take_early
@@ -458,22 +459,49 @@ class Page:
     problems: tuple[Problem, ...]                # absolute lines, in order
     twins: list[tuple[Problem, Problem]]         # those annoscore's own may take, as (p, p)
     listed: Listing | None = None                # `problems` ready to show, for some settings
+    # In the editor, the findings of unparsed sentences that fold under
+    # their ``unparsed`` diagnostic (see `unparsed_fold`): the problems
+    # that stay (``problems`` itself when none fold), the folds, the twins
+    # among those that stay, and those ready to show.
+    unfolded: tuple[Problem, ...] = ()
+    folds: unparsed_fold.Folds = field(default_factory=list)
+    unfolded_twins: list[tuple[Problem, Problem]] = field(default_factory=list)
+    listed_unfolded: Listing | None = None
+    # False: a segment of it was not analysed yet (its folds are not known): made again next time.
+    settled: bool = True
 
 
 def _page(segments: list[Segment], validations: list[Any], firsts: list[int], prepared: Prepared) -> Page:
     problems: list[Problem] = []
+    unfolded: list[Problem] = []
+    folds: unparsed_fold.Folds = []
+    settled = True
     for segment, v in zip(segments, validations):
         if v is None or not v.problems or v.prepared is not prepared:  # (not validated yet)
             continue
-        problems += v.placed_at(segment.first_line - v.joined)
-    return Page(validations, firsts, tuple(problems), [(p, p) for p in problems if p.code in TWIN_IDS])
+        first = segment.first_line - v.joined
+        placed = v.placed_at(first)
+        problems += placed
+        split = unparsed_fold.split(segment, placed, first)
+        if split is None:
+            settled = False
+            unfolded += placed
+        else:
+            unfolded += split[0]
+            folds += split[1]
+    twins = [(p, p) for p in problems if p.code in TWIN_IDS]
+    if not folds:
+        return Page(validations, firsts, tuple(problems), twins, None, tuple(problems), folds, twins, None, settled)
+    return Page(validations, firsts, tuple(problems), twins, None, tuple(unfolded), folds,
+                [(p, p) for p in unfolded if p.code in TWIN_IDS], None, settled)
 
 
 def pages(store: TextStore, state: DocumentValidation) -> list[Page]:
     """The document's pages, made again where a segment has a new
-    validation or another first line (once per text and validation)."""
+    validation or another first line (once per text and validation), or
+    where one was not analysed yet when its page was made."""
     made_for = (store.version, state.generation)
-    if state.pages_made_for == made_for:
+    if state.pages_made_for == made_for and all(page.settled for page in state.pages):
         return state.pages
     segments = store.segments
     validations = [s.validation for s in segments]
@@ -482,7 +510,8 @@ def pages(store: TextStore, state: DocumentValidation) -> list[Page]:
     for k, start in enumerate(range(0, len(segments), PAGE_SEGMENTS)):
         end = start + PAGE_SEGMENTS
         page = old[k] if k < len(old) else None
-        if page is None or page.validations != validations[start:end] or page.firsts != firsts[start:end]:
+        if page is None or not page.settled or page.validations != validations[start:end] \
+                or page.firsts != firsts[start:end]:
             page = _page(segments[start:end], validations[start:end], firsts[start:end], state.prepared)
         new.append(page)
     state.pages, state.pages_made_for = new, made_for
@@ -529,33 +558,60 @@ def _document_twins(problems: list[Problem], state: DocumentValidation) -> list[
     return kept[1]
 
 
-def twins(document: Any, state: DocumentValidation | None) -> Twins | None:
+def twins(document: Any, state: DocumentValidation | None, fold_unparsed: bool = False) -> Twins | None:
     """The validation problems annoscore's own may take (see `twins`):
-    (absolute problem, the problem kept) pairs."""
+    (absolute problem, the problem kept) pairs; ``fold_unparsed``: not
+    those folded under an ``unparsed`` diagnostic (see `unparsed_fold`)."""
     if state is None:
         return None
     store = document.store
     found = list(_document_twins(document_problems(store, state), state))
     for page in pages(store, state):
-        found += page.twins
+        found += page.unfolded_twins if fold_unparsed else page.twins
     return Twins(found, store.segment_at) if found else None
 
 
+def unparsed_folds(document: Any, state: DocumentValidation | None,
+                   shown: DiagnosticCap) -> dict[int, tuple[Problem, ...]]:
+    """The findings that fold under each unparsed sentence's diagnostic, by
+    the sentence's first line (absolute), without the codes turned off (see
+    `unparsed_fold`; the document-wide checks report none of its ids)."""
+    if state is None:
+        return {}
+    out: dict[int, tuple[Problem, ...]] = {}
+    for page in pages(document.store, state):
+        for line, problems in page.folds:
+            if all(shown.enabled(p.code) for p in problems):
+                out[line] = problems
+            else:
+                out[line] = tuple(p for p in problems if shown.enabled(p.code))
+    return out
+
+
 def add_problems(document: Any, state: DocumentValidation | None, shown: DiagnosticCap,
-                 taken: Twins | None) -> None:
-    """The validation problems that annoscore's own did not take, to ``shown``."""
+                 taken: Twins | None, fold_unparsed: bool = False) -> None:
+    """The validation problems that annoscore's own did not take, to
+    ``shown``; ``fold_unparsed``: but those folded under an ``unparsed``
+    diagnostic (see `unparsed_folds`)."""
     if state is None:
         return
     taken_ids = taken.taken if taken is not None else set()
     for page in pages(document.store, state):
-        if not page.problems:
+        problems = page.unfolded if fold_unparsed else page.problems
+        if not problems:
             continue
-        if taken_ids and page.twins and any(id(p) in taken_ids for p, _ in page.twins):
-            shown.add_listing(shown.listing([p for p in page.problems if id(p) not in taken_ids]))
+        page_twins = page.unfolded_twins if fold_unparsed else page.twins
+        if taken_ids and page_twins and any(id(p) in taken_ids for p, _ in page_twins):
+            shown.add_listing(shown.listing([p for p in problems if id(p) not in taken_ids]))
             continue
-        listed = page.listed
-        if listed is None or listed.settings is not shown.settings:
-            listed = page.listed = shown.listing(page.problems)
+        if problems is page.problems:
+            listed = page.listed
+            if listed is None or listed.settings is not shown.settings:
+                listed = page.listed = shown.listing(problems)
+        else:
+            listed = page.listed_unfolded
+            if listed is None or listed.settings is not shown.settings:
+                listed = page.listed_unfolded = shown.listing(problems)
         shown.add_listing(listed)
     problems = document_problems(document.store, state)
     if problems:

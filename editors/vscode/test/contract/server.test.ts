@@ -784,7 +784,13 @@ describe('the annoscore language server over stdio (wire contract)', { timeout: 
 
   it('maxDiagnosticsPerDocument, pulled again: at most that many diagnostics, summaries included, errors first', async (t) => {
     await withServer(t, async (session) => {
-      const { uri, diagnostics: everything } = await session.openPrediction();
+      const { uri, diagnostics: folded } = await session.openPrediction();
+      // Each finding on its own (s3's HEAD findings are folded under its unparsed diagnostic by default).
+      const unfolding = session.notifications.length;
+      session.configuration = { ...session.configuration, foldUnparsedFindings: false };
+      await session.notify('workspace/didChangeConfiguration', { settings: null });
+      const everything = (await session.nextDiagnostics(uri, unfolding)).diagnostics;
+      assert.ok(everything.length > folded.length, `${folded.length} folded, ${everything.length} each`);
       const limit = 7; // (the prediction has 9 diagnostics of 6 kinds: summaries and the best-ranked)
       assert.ok(everything.length > limit, `${everything.length} diagnostics to cut`);
       const from = session.notifications.length;

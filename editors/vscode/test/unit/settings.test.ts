@@ -11,6 +11,7 @@ describe('settings normalization', () => {
     assert.equal(DEFAULT_SETTINGS.sentences, 'all');
     assert.equal(DEFAULT_SETTINGS.maxDiagnostics, 1000);
     assert.equal(DEFAULT_SETTINGS.inlayHints, true);
+    assert.equal(DEFAULT_SETTINGS.foldUnparsedFindings, true);
   });
 
   it('keeps valid values', () => {
@@ -20,6 +21,7 @@ describe('settings normalization', () => {
       severities: { 'low-confidence': 'hint', 'format-columns': 'off' },
       goldDiff: true,
       inlayHints: false,
+      foldUnparsedFindings: false,
       sentences: 'annotated',
       maxDiagnostics: 50,
       maxDiagnosticsPerDocument: 400,
@@ -37,6 +39,7 @@ describe('settings normalization', () => {
       severities: { 'low-confidence': 'hint', 'format-columns': 'off' },
       goldDiff: true,
       inlayHints: false,
+      foldUnparsedFindings: false,
       sentences: 'annotated',
       maxDiagnostics: 50,
       maxDiagnosticsPerDocument: 400,
@@ -47,9 +50,11 @@ describe('settings normalization', () => {
       maxFileSize: '8G',
       docsUrl: 'https://annoscore.example/reference/codes/',
     });
-    const bad = normalizeSettings({ allowOutsideProject: 'yes', maxFileSize: 'lots', docsUrl: 'annoscore.example/codes' });
+    const bad = normalizeSettings({ allowOutsideProject: 'yes', maxFileSize: 'lots', docsUrl: 'annoscore.example/codes',
+      foldUnparsedFindings: 'no' });
     assert.deepEqual(bad.problems.map((p) => p.setting),
-      ['annoscore.allowOutsideProject', 'annoscore.maxFileSize', 'annoscore.docsUrl']);
+      ['annoscore.foldUnparsedFindings', 'annoscore.allowOutsideProject', 'annoscore.maxFileSize', 'annoscore.docsUrl']);
+    assert.equal(bad.settings.foldUnparsedFindings, true);
     assert.equal(bad.settings.allowOutsideProject, false);
     assert.equal(bad.settings.docsUrl, '');
   });
