@@ -196,7 +196,7 @@ class AnnoscoreProtocol(LanguageServerProtocol):
         as the LSP says, and a notification other than ``exit`` dropped, in one
         log line each.  pygls 2.1.1 drops both without an answer (its
         ``JsonRPCProtocol.handle_message`` checks ``self._shutdown``, which
-        ``lsp_shutdown`` sets); tests/server/test_lsp_untrusted.py holds both
+        ``lsp_shutdown`` sets); tests/server/lsp/test_lsp_untrusted.py holds both
         the behaviour and pygls's code this relies on."""
         method = getattr(message, "method", None)
         if self._shutdown and method != types.EXIT:
@@ -215,7 +215,7 @@ class AnnoscoreProtocol(LanguageServerProtocol):
         (``logger.exception``) and quotes the error whole — for a wrong
         command name, a name of any length.  This is its
         ``JsonRPCProtocol._send_handler_result`` with one-line logging;
-        tests/server/test_lsp_untrusted.py fails if pygls's changes."""
+        tests/server/lsp/test_lsp_untrusted.py fails if pygls's changes."""
         self._request_futures.pop(msg_id, None)
         if future.cancelled():
             self._send_response(msg_id, error=JsonRpcRequestCancelled(

@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from test_vscode_e2e import ANNOSCORE, CHROMIUM, WAIT_MS, CodeServer, run_command, tools, vsix  # noqa: F401
+from tests.editors.test_vscode_e2e import ANNOSCORE, CHROMIUM, WAIT_MS, CodeServer, run_command, tools, vsix  # noqa: F401
 
 ANNOTATION = """# sent_id = s1
 # text = The cat sat

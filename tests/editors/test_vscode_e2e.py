@@ -130,7 +130,7 @@ def tools() -> dict[str, str]:
 @pytest.fixture(scope="module")
 def vsix(tmp_path_factory, tools) -> Path:
     """The .vsix built from this checkout, as a user builds it (README)."""
-    from vsix_support import package
+    from tests.support.vsix import package
 
     out = tmp_path_factory.mktemp("vsix") / "annoscore.vsix"
     package(out).check_returncode()

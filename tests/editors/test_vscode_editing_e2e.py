@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from test_vscode_agreement_e2e import open_file
-from test_vscode_e2e import CHROMIUM, WAIT_MS, CodeServer, goto_line, run_command, tools, vsix  # noqa: F401
+from tests.editors.test_vscode_agreement_e2e import open_file
+from tests.editors.test_vscode_e2e import CHROMIUM, WAIT_MS, CodeServer, goto_line, run_command, tools, vsix  # noqa: F401
 
 
 def _w(*cells: str) -> str:

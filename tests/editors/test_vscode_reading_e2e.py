@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from test_vscode_agreement_e2e import open_file
-from test_vscode_e2e import CHROMIUM, WAIT_MS, CodeServer, tools, vsix  # noqa: F401
+from tests.editors.test_vscode_agreement_e2e import open_file
+from tests.editors.test_vscode_e2e import CHROMIUM, WAIT_MS, CodeServer, tools, vsix  # noqa: F401
 
 TEXT = ("# sent_id = a\n# text = The cat sat\n"
         "1\tThe\tthe\tDET\t_\t_\t2\tdet\t2:det\t_\n"
