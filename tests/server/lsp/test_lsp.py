@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
@@ -26,6 +27,8 @@ def prepare_client(lsp_client: LanguageClient, tmp_path: Path, preset: str) -> N
     lsp_client.versions = {}  # type: ignore[attr-defined]
 
     def on_diagnostics(params: types.PublishDiagnosticsParams):
+        if not mine(lsp_client, params.uri):
+            return
         lsp_client.diagnostics[params.uri] = params.diagnostics
         lsp_client.versions[params.uri] = params.version  # type: ignore[attr-defined]
 
@@ -34,7 +37,8 @@ def prepare_client(lsp_client: LanguageClient, tmp_path: Path, preset: str) -> N
 
     @lsp_client.feature("annoscore/score")
     def on_score(params):
-        lsp_client.scores.append(params)  # type: ignore[attr-defined]
+        if mine(lsp_client, params.uri):
+            lsp_client.scores.append(params)  # type: ignore[attr-defined]
 
     lsp_client.root = tmp_path  # type: ignore[attr-defined]
     lsp_client.preset = preset  # type: ignore[attr-defined]
@@ -53,6 +57,67 @@ async def client(request, lsp_client: LanguageClient, tmp_path: Path):
     await start_session(lsp_client, tmp_path, request.param)
     yield
     await lsp_client.shutdown_session()
+
+
+def mine(lsp_client: LanguageClient, uri: str) -> bool:
+    """Whether a notification is about the current test's documents: always
+    on a client of its own; on a shared server (``shared_client``), only
+    what is under the test's folder (a late one about an earlier test's
+    document is not this test's)."""
+    folder = getattr(lsp_client, "only_under", None)
+    return folder is None or uri.startswith(folder)
+
+
+@pytest_lsp.fixture(scope="module", params=PRESETS, config=ClientServerConfig(server_command=SERVER))
+async def shared_server(request, lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
+    """One server per module and preset, for the tests whose server state
+    ends with their documents (``shared_client``): starting a server costs
+    about 3 s, most of an LSP test's time."""
+    root = tmp_path_factory.mktemp("shared-workspace")
+    prepare_client(lsp_client, root, request.param)
+    await start_session(lsp_client, root, request.param)
+    lsp_client.workspace_root = root  # type: ignore[attr-defined]
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def shared_client(shared_server: LanguageClient, request):
+    """The module's server (every preset), as if fresh to this test: its own
+    folder of the workspace as ``client.root``, no diagnostics, scores or
+    versions seen before, and only notifications about its own folder kept.
+    Afterwards every document it opened is closed, and a request answered,
+    so the server holds nothing of it. For tests that change no settings,
+    write no project file, read no stderr and no messages: those start a
+    server of their own (``client``).  The tests using it are marked
+    ``@pytest.mark.asyncio(loop_scope="module")`` (the server's loop)."""
+    client = shared_server
+    root: Path = client.workspace_root  # type: ignore[attr-defined]
+    folder = root / f"t{len(list(root.iterdir()))}"
+    folder.mkdir()
+    client.root = folder  # type: ignore[attr-defined]
+    client.only_under = folder.as_uri() + "/"  # type: ignore[attr-defined]
+    client.diagnostics.clear()
+    client.scores = []  # type: ignore[attr-defined]
+    client.versions = {}  # type: ignore[attr-defined]
+    client.messages.clear()
+    opened: list[str] = []
+    did_open = client.text_document_did_open
+
+    def opening(params: types.DidOpenTextDocumentParams) -> None:
+        opened.append(params.text_document.uri)
+        did_open(params)
+
+    client.text_document_did_open = opening  # type: ignore[method-assign]
+    try:
+        yield client
+    finally:
+        del client.text_document_did_open
+        for uri in opened:
+            client.text_document_did_close(types.DidCloseTextDocumentParams(
+                text_document=types.TextDocumentIdentifier(uri=uri)))
+        await client.workspace_symbol_async(types.WorkspaceSymbolParams(query=""))  # the closes are done
+        client.only_under = "\0"  # no document's: nothing is kept until the next test
 
 
 # The presets whose clients answer workspace/configuration.
@@ -115,8 +180,9 @@ def by_code(diagnostics) -> dict[str, list[tuple[int, int, int]]]:
     return out
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_every_diagnostic_code_with_its_range(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_every_diagnostic_code_with_its_range(shared_client: LanguageClient):
+    client = shared_client  # the module's server (shared_client: why it may)
     pred, _ = workspace(client.root)
     uri = open_document(client, pred)
     found = by_code(await diagnostics_for(client, uri))
@@ -155,8 +221,9 @@ async def test_every_diagnostic_code_with_its_range(client: LanguageClient):
         types.DiagnosticSeverity.Hint
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_score_notification_and_request_equal_evaluate(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_score_notification_and_request_equal_evaluate(shared_client: LanguageClient):
+    client = shared_client  # the module's server (shared_client: why it may)
     pred, gold = workspace(client.root)
     uri = open_document(client, pred)
     await wait_for(lambda: client.scores)
@@ -175,8 +242,9 @@ async def test_score_notification_and_request_equal_evaluate(client: LanguageCli
     assert "LAS" in report.text and "Signature:" in report.text
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_editing_one_sentence_changes_only_its_diagnostics_and_the_score(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_editing_one_sentence_changes_only_its_diagnostics_and_the_score(shared_client: LanguageClient):
+    client = shared_client  # the module's server (shared_client: why it may)
     pred, gold = workspace(client.root)
     uri = open_document(client, pred)
     before = await diagnostics_for(client, uri)
@@ -206,8 +274,9 @@ async def test_editing_one_sentence_changes_only_its_diagnostics_and_the_score(c
     assert client.scores[-1].metrics.LAS.f1 == pytest.approx(expected.f1)
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_hover_tells_the_cell_its_confidence_and_gold(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_hover_tells_the_cell_its_confidence_and_gold(shared_client: LanguageClient):
+    client = shared_client  # the module's server (shared_client: why it may)
     uri = await open_sample(client)
     s1 = line_of(PRED, "# sent_id = s1")
     line, start, end = cell(PRED, s1 + 2, 3)  # UPOS VERB, Conf=UPOS:0.30, gold NOUN
@@ -232,8 +301,9 @@ async def test_hover_tells_the_cell_its_confidence_and_gold(client: LanguageClie
     assert await hover(s2 - 1, 0) is None  # the blank line between sentences
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_definition_goes_to_the_head_and_references_list_the_dependents(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_definition_goes_to_the_head_and_references_list_the_dependents(shared_client: LanguageClient):
+    client = shared_client  # the module's server (shared_client: why it may)
     uri = await open_sample(client)
     s1 = line_of(PRED, "# sent_id = s1")  # The <-det- cat <-nsubj- sat (root)
     doc = types.TextDocumentIdentifier(uri=uri)
@@ -254,8 +324,9 @@ async def test_definition_goes_to_the_head_and_references_list_the_dependents(cl
         [cell(PRED, s1 + 3, 1), cell(PRED, s1 + 2, 6)]  # sat itself, then cat's HEAD
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_completion_in_a_head_cell_offers_the_sentences_words(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_completion_in_a_head_cell_offers_the_sentences_words(shared_client: LanguageClient):
+    client = shared_client  # the module's server (shared_client: why it may)
     uri = await open_sample(client)
     s1 = line_of(PRED, "# sent_id = s1")
     head = cell(PRED, s1 + 2, 6)  # cat's HEAD
@@ -322,9 +393,10 @@ async def test_quick_fix_takes_golds_value_as_an_edit(client: LanguageClient):
     await wait_for(lambda: client.scores[-1].metrics.UPOS.f1 > upos_before)
 
 
-@pytest.mark.asyncio(loop_scope="function")
+@pytest.mark.asyncio(loop_scope="module")
 @pytest.mark.parametrize("how", ["in place", "atomic rename"])
-async def test_gold_changed_on_disk_rescores(client: LanguageClient, how: str):
+async def test_gold_changed_on_disk_rescores(shared_client: LanguageClient, how: str):
+    client = shared_client  # the module's server (shared_client: why it may)
     pred, gold = workspace(client.root)
     uri = open_document(client, pred)
     await wait_for(lambda: client.scores)
@@ -342,8 +414,9 @@ async def test_gold_changed_on_disk_rescores(client: LanguageClient, how: str):
     assert client.scores[-1].uri == uri and client.scores[-1].metrics.UPOS.f1 > upos_before
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_bad_documents_never_stop_the_server(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_bad_documents_never_stop_the_server(shared_client: LanguageClient):
+    client = shared_client  # the module's server (shared_client: why it may)
     root = client.root
     cases = {
         "binary.conllu": "\x00\x01\x02 garbage",
@@ -370,8 +443,9 @@ async def test_bad_documents_never_stop_the_server(client: LanguageClient):
         ("format-binary", 3, 0)]
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_positions_follow_the_clients_encoding(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_positions_follow_the_clients_encoding(shared_client: LanguageClient):
+    client = shared_client  # the module's server (shared_client: why it may)
     text = tabs("# sent_id = e1\n1 😀x 😀x X _ _ 0 root _ Conf=UPOS:0.1\n2 y y X _ _ 1 dep _ _")
     path = client.root / "emoji.conllu"
     path.write_text(text, encoding="utf-8")
@@ -680,8 +754,9 @@ async def check_odd_hovers(client: LanguageClient, kind: types.MarkupKind) -> No
         assert shown == expected, (line, character, found.contents.value)
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_hover_shows_every_value_as_it_is_in_markdown(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_hover_shows_every_value_as_it_is_in_markdown(shared_client: LanguageClient):
+    client = shared_client  # the module's server (shared_client: why it may)
     await check_odd_hovers(client, types.MarkupKind.Markdown)
 
 

@@ -9,7 +9,7 @@ from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
 from tests.support.lsp import PRED, line_of, wait_for
-from tests.server.lsp.test_lsp import client, open_sample  # noqa: F401  (the fixture, under every preset)
+from tests.server.lsp.test_lsp import open_sample, shared_client, shared_server  # noqa: F401  (the fixtures, under every preset)
 
 
 def plain(value):
@@ -21,8 +21,9 @@ def plain(value):
     return value
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_the_tree_of_the_sentence_under_the_cursor(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_the_tree_of_the_sentence_under_the_cursor(shared_client: LanguageClient):
+    client = shared_client  # the module's server (shared_client: why it may)
     uri = await open_sample(client)
     s1 = line_of(PRED, "# sent_id = s1")
     answer = plain(await client.protocol.send_request_async(
@@ -47,8 +48,9 @@ async def test_the_tree_of_the_sentence_under_the_cursor(client: LanguageClient)
             "annoscore/tree", {"uri": uri, "position": {"line": line, "character": 0}}) is None
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_bad_tree_params_are_refused(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_bad_tree_params_are_refused(shared_client: LanguageClient):
+    client = shared_client  # the module's server (shared_client: why it may)
     uri = await open_sample(client)
     for params, words in [({"uri": uri}, "position"), ({"uri": 3, "position": {"line": 0, "character": 0}}, "uri"),
                           ({"uri": uri, "position": {"line": -1, "character": 0}}, "position"),
@@ -65,8 +67,9 @@ async def test_bad_tree_params_are_refused(client: LanguageClient):
         assert refused.value.code == types.ErrorCodes.InvalidParams and words in refused.value.message
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_the_outline_lists_the_sentences(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_the_outline_lists_the_sentences(shared_client: LanguageClient):
+    client = shared_client  # the module's server (shared_client: why it may)
     uri = await open_sample(client)
     found = await client.text_document_document_symbol_async(
         types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=uri)))
@@ -83,8 +86,9 @@ async def test_the_outline_lists_the_sentences(client: LanguageClient):
         assert found[1].location.uri == uri and found[1].location.range.start.line == s2
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_next_goes_to_each_place_and_says_when_there_is_none(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_next_goes_to_each_place_and_says_when_there_is_none(shared_client: LanguageClient):
+    client = shared_client  # the module's server (shared_client: why it may)
     uri = await open_sample(client)
     s2, s3, s4 = (line_of(PRED, f"# sent_id = {s}") for s in ("s2", "s3", "s4"))
 
@@ -113,8 +117,9 @@ async def test_next_goes_to_each_place_and_says_when_there_is_none(client: Langu
         next(place for place in findings if place > (0, 0))
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_the_score_says_how_far_the_annotation_has_come(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_the_score_says_how_far_the_annotation_has_come(shared_client: LanguageClient):
+    client = shared_client  # the module's server (shared_client: why it may)
     uri = await open_sample(client)
     await wait_for(lambda: client.scores)  # (the score comes after the diagnostics)
     notified = plain(client.scores[-1])

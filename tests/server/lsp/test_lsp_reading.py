@@ -10,7 +10,7 @@ from pytest_lsp import LanguageClient
 
 from tests.support.lsp import wait_for
 from annoscore.scorer.conllu.parse import parse_blocks
-from tests.server.lsp.test_lsp import client, configure, open_document  # noqa: F401  (the fixture, under every preset)
+from tests.server.lsp.test_lsp import client, shared_client, shared_server, configure, open_document  # noqa: F401  (the fixture, under every preset)
 
 TEXT = (
     "# sent_id = a\n# text = du vin\n"
@@ -63,8 +63,9 @@ async def test_inlay_hints_name_the_head_after_head_and_deps_and_can_be_turned_o
     assert await none_left()
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_highlight_marks_the_word_its_head_and_its_dependents(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_highlight_marks_the_word_its_head_and_its_dependents(shared_client: LanguageClient):
+    client = shared_client  # the module's server (shared_client: why it may)
     uri = _doc(client)
     await wait_for(lambda: uri in client.diagnostics)
     got = await client.text_document_document_highlight_async(types.DocumentHighlightParams(
@@ -80,16 +81,18 @@ async def test_highlight_marks_the_word_its_head_and_its_dependents(client: Lang
         text_document=_tdi(uri), position=types.Position(0, 3))) is None  # a comment
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_folding_per_sentence_and_multiword_token(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_folding_per_sentence_and_multiword_token(shared_client: LanguageClient):
+    client = shared_client  # the module's server (shared_client: why it may)
     uri = _doc(client)
     await wait_for(lambda: uri in client.diagnostics)
     got = await client.text_document_folding_range_async(types.FoldingRangeParams(text_document=_tdi(uri)))
     assert [(r.start_line, r.end_line) for r in got] == [(0, 6), (2, 4), (8, 10)]
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_selection_grows_from_cell_to_line_to_sentence(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_selection_grows_from_cell_to_line_to_sentence(shared_client: LanguageClient):
+    client = shared_client  # the module's server (shared_client: why it may)
     uri = _doc(client)
     await wait_for(lambda: uri in client.diagnostics)
     (chain,) = await client.text_document_selection_range_async(types.SelectionRangeParams(
@@ -186,8 +189,9 @@ def _generated(rng) -> str:
     return "\n\n".join(out) + "\n\n"
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_did_you_mean_offers_the_nearest_upos_and_relation_never_preferred(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_did_you_mean_offers_the_nearest_upos_and_relation_never_preferred(shared_client: LanguageClient):
+    client = shared_client  # the module's server (shared_client: why it may)
     text = ("# sent_id = a\n# text = de vin\n"
             "1\tde\tde\tADPP\t_\t_\t2\tcsae\t_\t_\n"
             "2\tvin\tvin\tnoun\t_\t_\t0\troot\t_\t_\n\n")

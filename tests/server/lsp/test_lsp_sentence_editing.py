@@ -12,7 +12,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from tests.support.lsp import wait_for
-from tests.server.lsp.test_lsp import client, open_document  # noqa: F401  (the fixture, under every preset)
+from tests.server.lsp.test_lsp import open_document, shared_client, shared_server  # noqa: F401  (the fixtures, under every preset)
 
 from annoscore.scorer.conllu.editing.operations import OPERATIONS
 
@@ -90,8 +90,9 @@ class Session:
         return self.text.split("\n")[k].split("\t")
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_every_operation_answers_one_versioned_edit(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_every_operation_answers_one_versioned_edit(shared_client: LanguageClient):
+    client = shared_client  # the module's server (shared_client: why it may)
     s = Session(client, Path(client.root) / "a.conllu", TEXT)
     await wait_for(lambda: s.uri in client.diagnostics)
     done = set()
@@ -136,8 +137,9 @@ async def test_every_operation_answers_one_versioned_edit(client: LanguageClient
     assert (Path(client.root) / "a.conllu").read_text() == TEXT
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_an_edit_asked_for_an_older_version_is_refused_while_rescores_race(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_an_edit_asked_for_an_older_version_is_refused_while_rescores_race(shared_client: LanguageClient):
+    client = shared_client  # the module's server (shared_client: why it may)
     s = Session(client, Path(client.root) / "a.conllu", TEXT)
     await wait_for(lambda: s.uri in client.diagnostics)
     for k in range(5):
@@ -156,8 +158,9 @@ async def test_an_edit_asked_for_an_older_version_is_refused_while_rescores_race
         assert fresh["edit"]["documentChanges"][0]["textDocument"]["version"] == s.version
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_code_actions_at_the_cursor_offer_the_operations_without_input(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_code_actions_at_the_cursor_offer_the_operations_without_input(shared_client: LanguageClient):
+    client = shared_client  # the module's server (shared_client: why it may)
     s = Session(client, Path(client.root) / "a.conllu", TEXT)
     await wait_for(lambda: s.uri in client.diagnostics)
     here = types.Position(line=8, character=0)
@@ -176,8 +179,9 @@ async def test_code_actions_at_the_cursor_offer_the_operations_without_input(cli
     assert not only_fixes
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_wrong_arguments_are_refused_with_a_reason(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_wrong_arguments_are_refused_with_a_reason(shared_client: LanguageClient):
+    client = shared_client  # the module's server (shared_client: why it may)
     s = Session(client, Path(client.root) / "a.conllu", TEXT)
     await wait_for(lambda: s.uri in client.diagnostics)
     with pytest.raises(Exception, match="'operation' must be one of"):
@@ -196,8 +200,9 @@ def hand_inserted() -> tuple[str, int]:
     return "\n".join(lines), 7  # the old word 4 is the first out of sequence
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_ids_out_of_sequence_show_one_cause_with_the_fix_that_renumbers(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_ids_out_of_sequence_show_one_cause_with_the_fix_that_renumbers(shared_client: LanguageClient):
+    client = shared_client  # the module's server (shared_client: why it may)
     text, first_bad = hand_inserted()
     s = Session(client, Path(client.root) / "a.conllu", text)
     await wait_for(lambda: client.diagnostics.get(s.uri))

@@ -13,7 +13,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from tests.support.lsp import tabs, wait_for
-from tests.server.lsp.test_lsp import client, configure, diagnostics_for, open_document  # noqa: F401  (the fixture, every preset)
+from tests.server.lsp.test_lsp import client, shared_client, shared_server, configure, diagnostics_for, open_document  # noqa: F401  (the fixture, every preset)
 
 # Two sentences, valid UD but for what the tests break; "Ñandú" makes the
 # columns after it differ in code points, UTF-16 units and UTF-8 bytes.
@@ -59,8 +59,9 @@ def save(client: LanguageClient, uri: str, version: int, line: int, start: int, 
     client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_findings_on_their_cells_with_the_test_id_and_an_edit_validated_again(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_findings_on_their_cells_with_the_test_id_and_an_edit_validated_again(shared_client: LanguageClient):
+    client = shared_client  # the module's server (shared_client: why it may)
     text = VALID.replace("1\tÑandú\tñandú\tPROPN", "1\tÑandú\tñandú\tNOUNX")
     path = client.root / "en_live-ud-dev.conllu"  # a UD name: English, level 5
     path.write_text(text, encoding="utf-8")
@@ -96,8 +97,9 @@ async def test_findings_on_their_cells_with_the_test_id_and_an_edit_validated_ag
     assert (edit.range.start.character, edit.range.end.character) == (start, range_of(after[0])[2])
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_a_problem_annoscore_finds_too_is_one_diagnostic_and_a_duplicate_sent_id(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_problem_annoscore_finds_too_is_one_diagnostic_and_a_duplicate_sent_id(shared_client: LanguageClient):
+    client = shared_client  # the module's server (shared_client: why it may)
     # Word 1 of v2 gets HEAD 1: its own head, annoscore's cycle and the validator's head-self-loop.
     text = VALID.replace("1\tIt\tit\tPRON\tPRP\tCase=Nom|Gender=Neut|Number=Sing|Person=3|PronType=Prs\t2",
                          "1\tIt\tit\tPRON\tPRP\tCase=Nom|Gender=Neut|Number=Sing|Person=3|PronType=Prs\t1")
