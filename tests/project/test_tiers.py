@@ -14,16 +14,27 @@ pytestmark = pytest.mark.slow  # it collects the whole suite twice
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def collected(*args: str) -> set[str]:
+def collected(*args: str) -> tuple[set[str], dict[str, set[str]]]:
+    """The modules collected, and each module's kinds (every test's markers among
+    the kinds, from tests/support/kinds_report.py)."""
     done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-                           "-n", "0", *args, "tests"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+                           "-p", "tests.support.kinds_report", "-n", "0", *args, "tests"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    return {line.split("::")[0] for line in done.stdout.splitlines() if "::" in line}
+    modules = {line.split("::")[0] for line in done.stdout.splitlines() if "::" in line and not line.startswith("KINDS ")}
+    kinds: dict[str, set[str]] = {}
+    for line in done.stdout.splitlines():
+        if line.startswith("KINDS "):
+            node, names = line[len("KINDS "):].rsplit(" ", 1)  # (a test's id may hold spaces)
+            kinds.setdefault(node.split("::")[0], set()).update(names.split(",") if names else ())
+            assert ("unit" in names.split(",")) != ("slow" in names.split(",")), line  # one tier each
+    return modules, kinds
 
 
 def test_the_fast_tier_leaves_out_the_slow_modules_only():
-    whole = collected()
-    fast = collected("-m", "not slow")
+    whole, kinds = collected()
+    fast, _ = collected("-m", "not slow")  # the selection scripts/test --fast makes
+    assert set(kinds) == whole
     left_out = whole - fast
     assert "tests/server/lsp/test_lsp.py" in left_out and "tests/scorer/test_validation_parity.py" in left_out
     from tests.support.tiers import SLOW_KINDS, kinds_of
@@ -36,9 +47,10 @@ def test_the_fast_tier_leaves_out_the_slow_modules_only():
     assert all(slow(m) for m in left_out), sorted(m for m in left_out if not slow(m))
     assert all(m in left_out for m in whole if slow(m))
     assert {"tests/scorer/test_conllu_score.py", "tests/server/cli/test_cli_fix.py"} <= fast
-    assert collected("-m", "unit") == fast  # the unit tests are the fast tier
-    assert collected("-m", "lsp") == {m for m in whole if Path(m).match("tests/server/lsp/test_lsp*.py")}
-    assert collected("-m", "editor") == {m for m in whole if m.startswith("tests/editors/")}
+    assert {m for m in whole if "unit" in kinds[m]} == fast  # the unit tests are the fast tier
+    assert {m for m in whole if "lsp" in kinds[m]} == {m for m in whole if Path(m).match("tests/server/lsp/test_lsp*.py")}
+    assert {m for m in whole if "editor" in kinds[m]} == {m for m in whole if m.startswith("tests/editors/")}
+    assert "oracle" in kinds["tests/scorer/test_validation_parity.py"] and "build" in kinds["tests/project/test_release.py"]
 
 
 def test_scripts_test_has_a_fast_tier():
