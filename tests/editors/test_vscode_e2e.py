@@ -110,7 +110,7 @@ def line_of(text: str, needle: str) -> int:
 
 # --- tools -------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def tools() -> dict[str, str]:
     """Node 24 and code-server from the cache, installed before pytest by
     scripts/test (scripts/e2e-vscode-setup); the test only looks (--check)."""
@@ -127,14 +127,15 @@ def tools() -> dict[str, str]:
     return found
 
 
-@pytest.fixture(scope="module")
-def vsix(tmp_path_factory, tools) -> Path:
-    """The .vsix built from this checkout, as a user builds it (README)."""
-    from tests.support.vsix import package
+@pytest.fixture(scope="session")
+def vsix(request, tmp_path_factory, tools) -> Path:
+    """The .vsix built from this checkout, as a user builds it (README): once
+    for every real-VS-Code module and worker, kept by its source's digest in
+    pytest's cache folder (tests/support/vsix.py)."""
+    from tests.support.vsix import built
 
-    out = tmp_path_factory.mktemp("vsix") / "annoscore.vsix"
-    package(out).check_returncode()
-    return out
+    cache = getattr(request.config, "cache", None)
+    return built(cache.mkdir("annoscore-vsix") if cache is not None else tmp_path_factory.mktemp("vsix"))
 
 
 def free_port() -> int:
