@@ -33,10 +33,10 @@ from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path.insert(0, str(ROOT))  # the tests package (tests/support)
 
-from incremental_support import VALIDATION_EDITS, copies, race_and_compare  # noqa: E402
-from lsp_support import GOLD, PRED  # noqa: E402
+from tests.support.incremental import VALIDATION_EDITS, copies, race_and_compare  # noqa: E402
+from tests.support.lsp import GOLD, PRED  # noqa: E402
 
 from annoscore.server.config import Settings  # noqa: E402
 from annoscore.server.engine.conllu import validation  # noqa: E402

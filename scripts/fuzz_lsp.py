@@ -61,12 +61,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "scripts")]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # the tests package (tests/support) and scripts/
 
-from flicker_support import Allowance, Fresh  # noqa: E402
-from fuzz_check import DEFAULT_DATA, MUTATIONS, Source, load_corpus  # noqa: E402
-from incremental_support import VALIDATION_EDITS, random_edit  # noqa: E402
-from lsp_support import RawServer  # noqa: E402
+from scripts.fuzz_check import DEFAULT_DATA, MUTATIONS, Source, load_corpus  # noqa: E402
+from tests.support.flicker import Allowance, Fresh  # noqa: E402
+from tests.support.incremental import VALIDATION_EDITS, random_edit  # noqa: E402
+from tests.support.lsp import RawServer  # noqa: E402
 
 from annoscore.server.config import load_project  # noqa: E402
 from annoscore.server.engine.conllu.validation_parts import MIN_BLOCKS  # noqa: E402

@@ -30,7 +30,7 @@ for name, path, old, new in MUTATIONS:
     p.write_text(text.replace(old, new, 1))
     try:
         done = subprocess.run([str(sys.executable), "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                               "tests/server/test_guards.py", "tests/scorer/test_conllu_bulk.py", "tests/scorer/test_conllu_score.py"],
+                               "tests/server/engine/test_guards.py", "tests/scorer/test_conllu_bulk.py", "tests/scorer/test_conllu_score.py"],
                               cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
         failed = sorted({line.split("::")[1].split("[")[0] for line in done.stdout.splitlines() if line.startswith("FAILED")})
         print(f"{name}\n   -> {len(failed)} failing: {', '.join(failed) or 'NONE'}\n   {done.stdout.strip().splitlines()[-1]}")

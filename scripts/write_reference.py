@@ -8,7 +8,7 @@ single sources:
   (server/cli, `build_parser`).
 
     python scripts/write_reference.py          # write them
-    python scripts/write_reference.py --check  # exit 1 if one is out of date (tests/server/test_reference_pages.py)
+    python scripts/write_reference.py --check  # exit 1 if one is out of date (tests/project/test_reference_pages.py)
 """
 
 from __future__ import annotations

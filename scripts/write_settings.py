@@ -9,7 +9,7 @@ table of them (server/settings_schema.py):
 * docs/reference/settings.md: every setting, in the project file and in an editor.
 
     python scripts/write_settings.py          # write them
-    python scripts/write_settings.py --check  # exit 1 if one is out of date (tests/server/test_settings_schema.py)
+    python scripts/write_settings.py --check  # exit 1 if one is out of date (tests/server/engine/test_settings_schema.py)
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ _ALIASES = {"run": ("RunMode", "RUN_MODES"), "sentences": ("SentenceMode", "SENT
 
 def typescript() -> str:
     settings = editor_settings(vscode_only=True)
-    lines = [f"// {GENERATED}", "// tests/server/test_settings_schema.py checks that it is up to date.", ""]
+    lines = [f"// {GENERATED}", "// tests/server/engine/test_settings_schema.py checks that it is up to date.", ""]
     for s in settings:
         if s.key in _ALIASES:
             alias, constant = _ALIASES[s.key]

@@ -24,7 +24,7 @@ One row per setting, as jedi-language-server and esbonio declare theirs:
 this table; ``scripts/write_settings.py`` writes from it package.json's
 ``contributes.configuration``, the VS Code extension's
 ``src/settingsSchema.ts``, the settings table of the Neovim help and
-``docs/reference/settings.md`` (``tests/server/test_settings_schema.py``
+``docs/reference/settings.md`` (``tests/server/engine/test_settings_schema.py``
 fails when one of them is stale).
 """
 

@@ -12,7 +12,7 @@ import pytest
 from annoscore.scorer.agreement.annotation import read_annotation
 from annoscore.scorer.agreement.compare import compare
 
-from test_nvim import NVIMS, SERVER, SKIP_REASON, run_scenario
+from tests.editors.test_nvim import NVIMS, SERVER, SKIP_REASON, run_scenario
 
 INFORMATION = 3  # vim.diagnostic.severity.INFO
 NVIM = NVIMS[0][0] if NVIMS else None

@@ -10,11 +10,10 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 
 import pytest
 
-from test_nvim import NVIMS, PLUGIN, SERVER, SKIP_REASON
+from tests.editors.test_nvim import NVIMS, PLUGIN, SERVER, SKIP_REASON
 
 S1 = ["# sent_id = t1", "# text = Ali demir aldı.",
       "1\tAli\tAli\tPROPN\t_\t_\t3\tnsubj\t_\t_",

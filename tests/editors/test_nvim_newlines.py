@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from test_nvim import NVIMS, PLUGIN, SKIP_REASON
+from tests.editors.test_nvim import NVIMS, PLUGIN, SKIP_REASON
 
 SCENARIO = r"""
 vim.opt.runtimepath:prepend(PLUGIN)

@@ -9,7 +9,7 @@ import pytest
 from annoscore.server.engine import Engine
 from annoscore.server.engine.tree import sentence_tree
 from annoscore.server.engine.treetext import render_tree
-from test_nvim import SERVER, demo_pair, lines_of, run_scenario, runs, token_line
+from tests.editors.test_nvim import SERVER, demo_pair, lines_of, run_scenario, runs, token_line
 
 
 @pytest.fixture(scope="module", params=[p for p in runs() if p.values[0] is None or p.values[0][1] == "auto"])

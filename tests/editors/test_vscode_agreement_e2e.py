@@ -11,8 +11,8 @@ import json
 import subprocess
 
 
-from test_vscode_e2e import run_command, tools, vsix  # noqa: F401
-from vsix_support import ANNOSCORE, WAIT_MS, vscode_page
+from tests.editors.test_vscode_e2e import run_command, tools, vsix  # noqa: F401
+from tests.support.vsix import ANNOSCORE, WAIT_MS, vscode_page
 
 ANNOTATION = """# sent_id = s1
 # text = The cat sat

@@ -23,8 +23,9 @@ download (``executable_path``), as Debian's Chromium must be.
 
 code-server, its Node 24 and Chromium are installed once into a cache outside
 the repository by ``scripts/e2e-vscode-setup`` (idempotent; a warm run takes
-well under a second); the test runs it and skips, saying why, only when that
-install fails.  ANNOSCORE_E2E_CACHE moves the cache.
+well under a second), which ``scripts/test`` runs before pytest; the test
+never installs: it asks the script (``--check``) and skips, saying why, when
+something is missing.  ANNOSCORE_E2E_CACHE moves the cache.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from pathlib import Path
 import pytest
 
 from annoscore.server.engine.conllu.unparsed_fold import FOLDED_IDS
-from vsix_support import ANNOSCORE, CHROMIUM, WAIT_MS, CodeServer, vscode_page
+from tests.support.vsix import ANNOSCORE, CHROMIUM, WAIT_MS, CodeServer, vscode_page
 
 ROOT = Path(__file__).resolve().parents[2]
 EXTENSION = ROOT / "editors" / "vscode"
@@ -104,32 +105,32 @@ def line_of(text: str, needle: str) -> int:
 
 # --- tools -------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def tools() -> dict[str, str]:
-    """Node 24 and code-server from the cache (installed by the setup script once)."""
+    """Node 24 and code-server from the cache, installed before pytest by
+    scripts/test (scripts/e2e-vscode-setup); the test only looks (--check)."""
     if not SETUP.exists():
         pytest.fail(f"{SETUP} is missing")
-    try:
-        done = subprocess.run(["bash", str(SETUP)], capture_output=True, text=True, timeout=3600, stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        pytest.skip("installing code-server and Chromium took over an hour (scripts/e2e-vscode-setup)")
+    done = subprocess.run(["bash", str(SETUP), "--check"], capture_output=True, text=True, timeout=60,
+                          stdin=subprocess.DEVNULL)
     if done.returncode != 0:
-        pytest.skip("code-server or Chromium could not be installed (scripts/e2e-vscode-setup): "
-                    + " / ".join(done.stderr.strip().splitlines()[-3:]))
+        pytest.skip("code-server or Chromium is not installed (scripts/test installs them before pytest, "
+                    "or run bash scripts/e2e-vscode-setup): " + " / ".join(done.stderr.strip().splitlines()[-3:]))
     found = dict(line.split("=", 1) for line in done.stdout.splitlines() if "=" in line)
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM} after scripts/e2e-vscode-setup")
     return found
 
 
-@pytest.fixture(scope="module")
-def vsix(tmp_path_factory, tools) -> Path:
-    """The .vsix built from this checkout, as a user builds it (README)."""
-    from vsix_support import package
+@pytest.fixture(scope="session")
+def vsix(request, tmp_path_factory, tools) -> Path:
+    """The .vsix built from this checkout, as a user builds it (README): once
+    for every real-VS-Code module and worker, kept by its source's digest in
+    pytest's cache folder (tests/support/vsix.py)."""
+    from tests.support.vsix import built
 
-    out = tmp_path_factory.mktemp("vsix") / "annoscore.vsix"
-    package(out).check_returncode()
-    return out
+    cache = getattr(request.config, "cache", None)
+    return built(cache.mkdir("annoscore-vsix") if cache is not None else tmp_path_factory.mktemp("vsix"))
 
 
 def expected_from_check(pred: Path) -> tuple[str, int]:

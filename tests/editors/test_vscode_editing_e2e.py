@@ -12,9 +12,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from test_vscode_agreement_e2e import open_file
-from test_vscode_e2e import goto_line, run_command, tools, vsix  # noqa: F401
-from vsix_support import WAIT_MS, vscode_page
+from tests.editors.test_vscode_agreement_e2e import open_file
+from tests.editors.test_vscode_e2e import goto_line, run_command, tools, vsix  # noqa: F401
+from tests.support.vsix import WAIT_MS, vscode_page
 
 
 def _w(*cells: str) -> str:

@@ -11,7 +11,7 @@ import re
 import struct
 import zipfile
 
-from vsix_support import EXTENSION, package
+from tests.support.vsix import EXTENSION, package
 
 
 def test_vsce_packages_the_extension_without_warnings(tmp_path):

@@ -5,9 +5,9 @@ Screenshots go to the test's temporary folder."""
 
 from __future__ import annotations
 
-from test_vscode_agreement_e2e import open_file
-from test_vscode_e2e import tools, vsix  # noqa: F401
-from vsix_support import WAIT_MS, vscode_page
+from tests.editors.test_vscode_agreement_e2e import open_file
+from tests.editors.test_vscode_e2e import tools, vsix  # noqa: F401
+from tests.support.vsix import WAIT_MS, vscode_page
 
 TEXT = ("# sent_id = a\n# text = The cat sat\n"
         "1\tThe\tthe\tDET\t_\t_\t2\tdet\t2:det\t_\n"

@@ -18,7 +18,7 @@ from annoscore.scorer.agreement.coefficients import coefficients_of
 from annoscore.scorer.agreement.compare import compare
 from annoscore.scorer.agreement.tally import tally
 
-from pair_maker import make_gold_sentences, make_prediction, write
+from tests.support.pair_maker import make_gold_sentences, make_prediction, write
 
 TOLERANCE = 1e-9
 

@@ -13,7 +13,7 @@ from annoscore.scorer.conllu import counts as C
 from annoscore.scorer.conllu.breakdown import BREAKDOWNS, BreakdownCollector, distance_bin, in_context, length_bin
 from annoscore.scorer.conllu.evaluate import ConlluOptions, evaluate_files
 from annoscore.server.cli import main
-from treebank_maker import make_gold, make_prediction, read_blocks
+from tests.support.treebank_maker import make_gold, make_prediction, read_blocks
 
 
 def _collect(pred, gold, confusions=0, **options):

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import write
+from tests.support.data import write
 from annoscore.scorer.outcomes import OutcomeList
 from annoscore.server.cli import main
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from conftest import mkpred, shared_path
+from tests.support.data import mkpred, shared_path
 from annoscore.scorer.conllu.confidence import ConfError, count_low, count_low_fast, count_low_many, low_cells, parse_conf
 from annoscore.scorer.conllu.reader import ConlluFileReader, read_text
 

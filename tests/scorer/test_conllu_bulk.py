@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import mkpred, shared_path
+from tests.support.data import mkpred, shared_path
 from annoscore.scorer.conllu.bulk import PlainPairs, count_plain_pairs, plain_pair, read_plain, token_text
 from annoscore.scorer.conllu.checks import tree_problems
 from annoscore.scorer.conllu.evaluate import ConlluOptions, evaluate_files

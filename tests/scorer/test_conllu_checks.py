@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import conllu
+from tests.support.data import conllu
 from annoscore.scorer.conllu.checks import RELATED_LISTED, cycle_marks, find_cycles, tree_problems
 from annoscore.scorer.conllu.reader import read_text
 

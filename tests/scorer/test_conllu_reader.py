@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import conllu, shared_path, write
-from conftest import read_file
+from tests.support.data import conllu, shared_path, write
+from tests.support.data import read_file
 from annoscore.scorer.conllu.parse import parse_block
 from annoscore.scorer.conllu.reader import ConlluFileReader, read_text
 from annoscore.scorer.conllu.text import ZS_CHARACTERS

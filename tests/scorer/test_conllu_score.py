@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import conllu, mkpred, official_counts, shared_path, write
+from tests.support.data import conllu, mkpred, official_counts, shared_path, write
 from annoscore.scorer.conllu.counts import METRICS, Counts
 from annoscore.scorer.conllu.evaluate import ConlluOptions, evaluate_files
 from annoscore.scorer.conllu.reader import ConlluFileReader

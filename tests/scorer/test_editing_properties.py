@@ -11,14 +11,11 @@ back the text byte for byte.
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from editing_support import apply_change, blocks_of, generated_sentence, generated_sentences, real_blocks  # noqa: E402
+from tests.support.editing import apply_change, blocks_of, generated_sentence, generated_sentences, real_blocks  # noqa: E402
 from annoscore.scorer.conllu.editing import EditError, read_sentence  # noqa: E402
 from annoscore.scorer.conllu.editing.misc import no_space_after  # noqa: E402
 from annoscore.scorer.conllu.editing.model import MISC, MultiwordRange, Word  # noqa: E402

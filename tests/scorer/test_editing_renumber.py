@@ -5,14 +5,11 @@ the tree the annotator meant (the one the library's own operation makes)."""
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from editing_support import generated_sentences, real_blocks  # noqa: E402
+from tests.support.editing import generated_sentences, real_blocks  # noqa: E402
 from annoscore.scorer.conllu.editing import read_sentence, render  # noqa: E402
 from annoscore.scorer.conllu.editing.model import ID, Word  # noqa: E402
 from annoscore.scorer.conllu.editing.operations import edit_block  # noqa: E402

@@ -16,7 +16,7 @@ import pytest
 from annoscore.scorer.hygiene import find_leaks, read_items, rules_from, split_from_name
 from annoscore.scorer.hygiene.items import ReadOptions, conllu_text
 
-from hygiene_support import conllu_block, conllu_file, distinct_texts, first_lines
+from tests.support.hygiene import conllu_block, conllu_file, distinct_texts, first_lines
 
 RULES = "digits,weekdays,months,city=paris|london|new york,jaccard=0.8"
 

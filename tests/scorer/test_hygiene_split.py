@@ -18,7 +18,7 @@ from annoscore.scorer.hygiene.items import ReadOptions
 from annoscore.scorer.hygiene.split import SplitOptions, largest_remainder, make_split
 from annoscore.server.cli import main
 
-from hygiene_support import conllu_block, conllu_file, distinct_texts
+from tests.support.hygiene import conllu_block, conllu_file, distinct_texts
 
 SPLITS = ("train", "dev", "test")
 

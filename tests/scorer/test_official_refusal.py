@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import mkpred, read_file, shared_path
+from tests.support.data import mkpred, read_file, shared_path
 from annoscore.scorer.conllu.evaluate import ConlluOptions, evaluate_files
 
-# The slow tier (tests/conftest.py): the official tools on real treebanks.
-pytestmark = pytest.mark.slow
+# An oracle test (tests/support/tiers.py): the official tools on real treebanks.
+pytestmark = pytest.mark.oracle
 
 
 def official_refuses(gold: Path, system: Path) -> bool:

@@ -1,4 +1,4 @@
-"""The on-disk cache of the official tools' results (tests/oracle_cache.py):
+"""The on-disk cache of the official tools' results (tests/support/oracle_cache.py):
 a cold cache runs the oracle, a warm one does not, any changed input byte or
 argument runs it again, and workers writing the same entry at once leave one
 whole entry, computed once."""
@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-import oracle_cache
-import validation_oracle
-from conftest import conllu, official_counts, write
+from tests.support import oracle_cache
+from tests.support import validation_oracle
+from tests.support.data import conllu, official_counts, write
 
-TESTS = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]  # the workers import the tests package from here
 
 GOLD = conllu("""
 # sent_id = 1
@@ -129,25 +129,24 @@ def test_an_unreadable_entry_is_computed_again(cache, tmp_path):
 WORKER = """
 import sys, time
 from pathlib import Path
-sys.path.insert(0, sys.argv[1])
-import oracle_cache
-oracle_cache.configure(Path(sys.argv[2]))
+from tests.support import oracle_cache
+oracle_cache.configure(Path(sys.argv[1]))
 
 def compute():
-    with open(sys.argv[4], "a") as log:
+    with open(sys.argv[3], "a") as log:
         log.write("computed\\n")
     time.sleep(0.5)  # long enough for the other workers to ask meanwhile
     return {"answer": list(range(1000))}
 
-print(oracle_cache.remembered("t", [sys.argv[3]], ["x"], compute)["answer"][-1])
+print(oracle_cache.remembered("t", [sys.argv[2]], ["x"], compute)["answer"][-1])
 """
 
 
 def test_concurrent_workers_compute_once_and_leave_one_whole_entry(cache, tmp_path):
     path = write(tmp_path, "gold.conllu", GOLD)
     log = tmp_path / "log"
-    workers = [subprocess.Popen([sys.executable, "-c", WORKER, str(TESTS), str(cache), str(path), str(log)],
-                                stdout=subprocess.PIPE, text=True) for _ in range(4)]
+    workers = [subprocess.Popen([sys.executable, "-c", WORKER, str(cache), str(path), str(log)],
+                                stdout=subprocess.PIPE, text=True, cwd=ROOT) for _ in range(4)]
     outputs = [w.communicate(timeout=60)[0].strip() for w in workers]
     assert [w.returncode for w in workers] == [0] * 4
     assert outputs == ["999"] * 4

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SHARED, mkpred, official_counts, shared_path
+from tests.support.data import SHARED, mkpred, official_counts, shared_path
 from annoscore.scorer.conllu.counts import METRICS
 from annoscore.scorer.conllu.evaluate import ConlluOptions, evaluate_files
-from conftest import read_file
+from tests.support.data import read_file
 
 
 def our_counts(system: Path, gold: Path, **options) -> dict[str, tuple]:

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import mkpred, shared_path
-from pair_maker import make_pair
+from tests.support.data import mkpred, shared_path
+from tests.support.pair_maker import make_pair
 from annoscore.scorer.conllu import lane, plain_pairs
 from annoscore.scorer.conllu.bulk import PlainPairs, PlainSentence, read_plain, token_text
 from annoscore.scorer.conllu.evaluate import ConlluOptions, evaluate_files
 from annoscore.scorer.conllu.reader import ConlluFileReader
-from test_conllu_bulk import CASES, GOLD, MWT_GOLD, result_summary
+from tests.scorer.test_conllu_bulk import CASES, GOLD, MWT_GOLD, result_summary
 
 compiled_only = pytest.mark.skipif(lane._plain is None, reason=f"the plain lane is {lane.active_lane()}")
 

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from conftest import shared_path
+from tests.support.data import shared_path
 from annoscore.scorer.lines import read_lines
 from annoscore.scorer.segmentation.counts import SegmentationCounts
 from annoscore.scorer.segmentation.evaluate import evaluate_files

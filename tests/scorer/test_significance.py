@@ -14,7 +14,7 @@ from annoscore.scorer.conllu.evaluate import ConlluOptions, Unit, evaluate_files
 from annoscore.scorer.significance import (
     PairedUnits, approximate_randomization, pair_units, paired_bootstrap,
 )
-from treebank_maker import make_gold, make_prediction
+from tests.support.treebank_maker import make_gold, make_prediction
 
 
 def _units(pred, gold, bulk=True):

@@ -314,7 +314,7 @@ def test_block_results_do_not_depend_on_the_block_position():
 def test_quick_paths_agree_with_the_exact_checks(monkeypatch):
     """The whole-column screens only skip work: with them off, the exact
     per-line checks give the same incidents (the guard of every screen)."""
-    from validation_inject import inject, repeat
+    from tests.support.validation_inject import inject, repeat
     import annoscore.scorer.validation.block as block
     import annoscore.scorer.validation.level45 as level45
     import annoscore.scorer.validation.metadata as metadata

@@ -14,7 +14,7 @@ import pytest
 from annoscore.scorer.validation import (FileFacts, ValidationSettings, blank_sentence_lines, prepare,
                                validate_block, validate_document, validate_text)
 from annoscore.server.textstore import TextStore
-from validation_inject import inject, repeat
+from tests.support.validation_inject import inject, repeat
 
 BASE = Path(__file__).parent / "data" / "validation_base.conllu"
 

@@ -17,8 +17,8 @@ import pytest
 
 from annoscore.scorer.validation import TESTS, ValidationSettings, guess_language, validate_text
 from annoscore.scorer.validation.incident import UNREACHABLE
-from validation_inject import MUTATORS, inject, repeat, scenarios
-from validation_oracle import compare, official
+from tests.support.validation_inject import MUTATORS, inject, repeat, scenarios
+from tests.support.validation_oracle import compare, official
 
 BASE = Path(__file__).parent / "data" / "validation_base.conllu"
 LEVELS = (1, 2, 3, 4, 5)
@@ -43,7 +43,7 @@ def test_every_official_test_id_is_in_the_table():
     """Our table of ids is the official validator's: every id its level 1-5
     sources can report (read from the installed udtools sources)."""
     import re
-    from validation_oracle import udtools_folder
+    from tests.support.validation_oracle import udtools_folder
 
     ids = set()
     for name in ("level1.py", "level2.py", "level3.py", "level4.py", "level5.py", "validator.py"):
@@ -100,7 +100,7 @@ def test_ud_language_at_level_4(tmp_path):
 
 
 def _treebanks():
-    from conftest import SHARED
+    from tests.support.data import SHARED
     root = SHARED / "data" / "ud"
     return sorted(root.glob("*/*.conllu")) if root.is_dir() else []
 

@@ -8,7 +8,7 @@ and message, carrying the validator's test id, level and class in its
 ``data`` (and the more severe of the two severities).
 
 Which pairs are the same problem was found by running both on the injected
-files of the parity tests (tests/scorer/validation_inject.py) and reading
+files of the parity tests (tests/support/validation_inject.py) and reading
 what each says on the same line.  Most pairs are on one line (a line with
 the wrong number of columns is ``format-columns`` and
 ``number-of-columns``); a few are about a whole sentence, which the

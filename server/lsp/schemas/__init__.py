@@ -5,7 +5,7 @@ notification, the arguments and the result of each command.
 The JSON files beside this module are the contract (docs/lsp-protocol.md
 links each of them); the payloads are plain dicts built in the features
 (`server.lsp.features`), so the files are written by hand and the tests
-(tests/server/test_lsp_schemas.py) hold every answer of the running server
+(tests/server/lsp/test_lsp_schemas.py) hold every answer of the running server
 to them.  A file is named ``<method>.<part>.json``: the method with its
 ``/`` written ``-`` (``annoscore-tree``; a command keeps its dotted name,
 ``annoscore.edit``), the part one of `PARTS`.  ``common.json`` holds the
