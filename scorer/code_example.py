@@ -1,7 +1,7 @@
 """A diagnostic code's example: a few lines of input that produce the code.
 
 Each code's reference entry (docs/reference/codes.md, ``annoscore explain``)
-shows one, and tests/server/test_code_examples.py runs every example through
+shows one, and tests/project/test_code_examples.py runs every example through
 ``annoscore check`` with exactly the command the entry shows and asserts that
 the code (the test id, for a validator entry) is what it reports, so that an
 example cannot be wrong.  An example lives beside its code's other metadata

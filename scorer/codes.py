@@ -30,7 +30,7 @@ E, W, I, H = Severity.ERROR, Severity.WARNING, Severity.INFORMATION, Severity.HI
 class Code:
     """A code and its reference entry's texts (docs/reference/codes.md,
     ``annoscore explain``): what it means, why it matters, how to fix it,
-    and an example that produces it (tests/server/test_code_examples.py
+    and an example that produces it (tests/project/test_code_examples.py
     runs each)."""
 
     name: str

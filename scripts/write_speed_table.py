@@ -10,7 +10,7 @@ part of bench_speed, say) leaves the others as they were.  The table goes
 between two markers in the page; everything else on the page is prose.
 
     python scripts/write_speed_table.py          # write the table
-    python scripts/write_speed_table.py --check  # exit 1 if it is out of date (tests/server/test_speed_table.py)
+    python scripts/write_speed_table.py --check  # exit 1 if it is out of date (tests/project/test_speed_table.py)
 
 Each row sets annoscore's figure beside what it is compared with — the
 reference tool, or plain code, run in the same benchmark, taking turns; or

@@ -5,7 +5,7 @@ this table adds, beside it, what the reference entry needs for a user who
 meets the id (docs/reference/codes.md, ``annoscore explain``): why the
 finding matters, how to fix it (which column, which value, which quick
 fix), and a few lines of CoNLL-U that produce it at the id's level, which
-tests/server/test_code_examples.py runs through ``annoscore check``.
+tests/project/test_code_examples.py runs through ``annoscore check``.
 Families of ids with one cause share a text (`_family`), written so that it
 reads right for each of them.
 """

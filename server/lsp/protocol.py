@@ -22,7 +22,7 @@ whole text per keystroke.  The engine keeps documents itself, in segments
 our handlers and pygls's workspace never holds the text.
 
 Every method of pygls's that this class overrides says so, with the pygls
-version it was written against and why; tests/server/test_lsp_pygls_overrides.py
+version it was written against and why; tests/server/lsp/test_lsp_pygls_overrides.py
 lists them all (a new override not listed fails it) and fails when pygls
 changes the code one of them replaces or relies on.
 
@@ -204,8 +204,8 @@ class AnnoscoreProtocol(LanguageServerProtocol):
         as the LSP says, and a notification other than ``exit`` dropped, in one
         log line each.  pygls 2.1.1 drops both without an answer (its
         ``JsonRPCProtocol.handle_message`` checks ``self._shutdown``, which
-        ``lsp_shutdown`` sets); tests/server/test_lsp_untrusted.py holds the
-        behaviour, tests/server/test_lsp_pygls_overrides.py pygls's code this relies on."""
+        ``lsp_shutdown`` sets); tests/server/lsp/test_lsp_untrusted.py holds the
+        behaviour, tests/server/lsp/test_lsp_pygls_overrides.py pygls's code this relies on."""
         method = getattr(message, "method", None)
         if self._shutdown and method != types.EXIT:
             if method is not None and isinstance(message, RPCRequest):
@@ -223,7 +223,7 @@ class AnnoscoreProtocol(LanguageServerProtocol):
         (``logger.exception``) and quotes the error whole — for a wrong
         command name, a name of any length.  This is its
         ``JsonRPCProtocol._send_handler_result`` with one-line logging;
-        tests/server/test_lsp_pygls_overrides.py fails if pygls's changes."""
+        tests/server/lsp/test_lsp_pygls_overrides.py fails if pygls's changes."""
         self._request_futures.pop(msg_id, None)
         if future.cancelled():
             self._send_response(msg_id, error=JsonRpcRequestCancelled(

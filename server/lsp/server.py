@@ -94,7 +94,7 @@ class AnnoscoreServer(LanguageServer):
         """(pygls's hook for a fault outside a request: a notification's
         handler, sending a message.)  One log line, and a short message to
         the user; pygls 2.1.1's own shows the error whole (and logs nothing).
-        tests/server/test_lsp_pygls_overrides.py fails if pygls's changes."""
+        tests/server/lsp/test_lsp_pygls_overrides.py fails if pygls's changes."""
         text = excerpt(str(error) or type(error).__name__, 200)
         logger.error("%s: %s", getattr(source, "__name__", "error"), text)
         try:

@@ -50,7 +50,7 @@ def rewritten(text: str, start: int, count: int, mark: str) -> str:
 
 
 # --- a fresh check of a version, and the allowance while blocks are pending ------------------
-# (tests/server/test_lsp_flicker.py and the LSP fuzz campaign, scripts/fuzz_lsp.py)
+# (tests/server/lsp/test_lsp_flicker.py and the LSP fuzz campaign, scripts/fuzz_lsp.py)
 
 Finding = tuple  # (code, line, start, end, message), columns in code points
 

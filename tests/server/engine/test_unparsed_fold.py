@@ -8,7 +8,7 @@ its test id and message; what does not follow from the missing HEADs stays
 on its cell; the setting, the severities and the summary of many unparsed
 sentences; ``check`` keeps every finding (udvalidate's parity); edits that
 parse and unparse sentences show what a fresh engine shows.  The wire is
-held in tests/server/test_lsp_unparsed_fold.py."""
+held in tests/server/lsp/test_lsp_unparsed_fold.py."""
 
 from __future__ import annotations
 
@@ -183,11 +183,11 @@ def test_only_findings_on_the_heads_fold_and_no_document_wide_check_reports_one(
 
 @pytest.mark.parametrize("seed", range(3))
 def test_edits_that_parse_and_unparse_sentences_show_what_a_fresh_engine_shows(tmp_path, seed):
-    """The racing property (tests/incremental_support.py) with folding on:
+    """The racing property (tests/support/incremental.py) with folding on:
     random edits, among them whole sentences unparsed and parsed again,
     several per rescore; each rescore of the latest text shows a fresh
     engine's diagnostics, messages and related information included."""
-    from incremental_support import PARSING_EDITS, race_and_compare
+    from tests.support.incremental import PARSING_EDITS, race_and_compare
 
     text = PARSED + unparsed("b1") + PARSED.replace("a1", "b2") + unparsed("b3") + PARSED.replace("a1", "b4")
     edits, compared = race_and_compare(tmp_path, text, PARSING_EDITS, 150, seed, SETTINGS, fold=True)
