@@ -39,6 +39,7 @@ export interface RawSettings {
   maxFileSize?: unknown;
   inlayHints?: unknown;
   foldUnparsedFindings?: unknown;
+  cache?: unknown;
   docsUrl?: unknown;
 }
 
@@ -98,33 +99,13 @@ export function normalizeSettings(raw: RawSettings): NormalizedSettings {
     }
   }
 
-  let goldDiff = DEFAULT_SETTINGS.goldDiff;
-  if (raw.goldDiff !== undefined) {
-    if (typeof raw.goldDiff === 'boolean') {
-      goldDiff = raw.goldDiff;
-    } else {
-      report('goldDiff', `must be true or false, not ${JSON.stringify(raw.goldDiff)}; using ${goldDiff}`);
-    }
-  }
+  const goldDiff = flag(raw.goldDiff, 'goldDiff', DEFAULT_SETTINGS.goldDiff, report);
 
-  let inlayHints = DEFAULT_SETTINGS.inlayHints;
-  if (raw.inlayHints !== undefined) {
-    if (typeof raw.inlayHints === 'boolean') {
-      inlayHints = raw.inlayHints;
-    } else {
-      report('inlayHints', `must be true or false, not ${JSON.stringify(raw.inlayHints)}; using ${inlayHints}`);
-    }
-  }
+  const inlayHints = flag(raw.inlayHints, 'inlayHints', DEFAULT_SETTINGS.inlayHints, report);
 
-  let foldUnparsedFindings = DEFAULT_SETTINGS.foldUnparsedFindings;
-  if (raw.foldUnparsedFindings !== undefined) {
-    if (typeof raw.foldUnparsedFindings === 'boolean') {
-      foldUnparsedFindings = raw.foldUnparsedFindings;
-    } else {
-      report('foldUnparsedFindings',
-        `must be true or false, not ${JSON.stringify(raw.foldUnparsedFindings)}; using ${foldUnparsedFindings}`);
-    }
-  }
+  const foldUnparsedFindings = flag(raw.foldUnparsedFindings, 'foldUnparsedFindings',
+    DEFAULT_SETTINGS.foldUnparsedFindings, report);
+  const cache = flag(raw.cache, 'cache', DEFAULT_SETTINGS.cache, report);
 
   let sentences = DEFAULT_SETTINGS.sentences;
   if (raw.sentences !== undefined) {
@@ -185,10 +166,23 @@ export function normalizeSettings(raw: RawSettings): NormalizedSettings {
     settings: {
       threshold, run, severities, goldDiff, sentences, maxDiagnostics, maxDiagnosticsPerDocument,
       files: { segmentation, labels }, validation, server: { command }, allowOutsideProject, maxFileSize,
-      inlayHints, foldUnparsedFindings, docsUrl,
+      inlayHints, foldUnparsedFindings, cache, docsUrl,
     },
     problems,
   };
+}
+
+/** A true/false setting: its value, or the default with a problem said. */
+function flag(value: unknown, key: string, fallback: boolean,
+  report: (key: string, message: string) => void): boolean {
+  if (value === undefined) {
+    return fallback;
+  }
+  if (typeof value === 'boolean') {
+    return value;
+  }
+  report(key, `must be true or false, not ${JSON.stringify(value)}; using ${fallback}`);
+  return fallback;
 }
 
 function normalizeValidation(raw: NonNullable<RawSettings['validation']>,

@@ -12,6 +12,7 @@ describe('settings normalization', () => {
     assert.equal(DEFAULT_SETTINGS.maxDiagnostics, 1000);
     assert.equal(DEFAULT_SETTINGS.inlayHints, true);
     assert.equal(DEFAULT_SETTINGS.foldUnparsedFindings, true);
+    assert.equal(DEFAULT_SETTINGS.cache, true);
   });
 
   it('keeps valid values', () => {
@@ -22,6 +23,7 @@ describe('settings normalization', () => {
       goldDiff: true,
       inlayHints: false,
       foldUnparsedFindings: false,
+      cache: false,
       sentences: 'annotated',
       maxDiagnostics: 50,
       maxDiagnosticsPerDocument: 400,
@@ -40,6 +42,7 @@ describe('settings normalization', () => {
       goldDiff: true,
       inlayHints: false,
       foldUnparsedFindings: false,
+      cache: false,
       sentences: 'annotated',
       maxDiagnostics: 50,
       maxDiagnosticsPerDocument: 400,
@@ -51,10 +54,12 @@ describe('settings normalization', () => {
       docsUrl: 'https://annoscore.example/reference/codes/',
     });
     const bad = normalizeSettings({ allowOutsideProject: 'yes', maxFileSize: 'lots', docsUrl: 'annoscore.example/codes',
-      foldUnparsedFindings: 'no' });
+      foldUnparsedFindings: 'no', cache: 0 });
     assert.deepEqual(bad.problems.map((p) => p.setting),
-      ['annoscore.foldUnparsedFindings', 'annoscore.allowOutsideProject', 'annoscore.maxFileSize', 'annoscore.docsUrl']);
+      ['annoscore.foldUnparsedFindings', 'annoscore.cache', 'annoscore.allowOutsideProject', 'annoscore.maxFileSize',
+        'annoscore.docsUrl']);
     assert.equal(bad.settings.foldUnparsedFindings, true);
+    assert.equal(bad.settings.cache, true);
     assert.equal(bad.settings.allowOutsideProject, false);
     assert.equal(bad.settings.docsUrl, '');
   });
