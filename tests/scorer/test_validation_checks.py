@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.validation_inject import random_damage
+
 from annoscore.scorer.validation import (TESTS, ValidationSettings, guess_language, installed_data_dir,
                                language_data, prepare, validate_block, validate_text)
 from annoscore.scorer.validation.langdata import FILES, LanguageData
@@ -343,20 +345,9 @@ def test_no_input_crashes_the_validator():
     """Random damage of a corpus, character by character: every level
     returns incidents, never an exception."""
     base = (Path(__file__).parent / "data" / "validation_base.conllu").read_text(encoding="utf-8")
-    pool = "\t\n \r_#-.:|=0123456789aZ\ufffd\u0301\ufeff\x1c\u00a0é"
     rng = random.Random(7)
     for round_ in range(150):
-        text = list(base)
-        for _ in range(rng.randint(1, 12)):
-            at = rng.randrange(len(text))
-            action = rng.random()
-            if action < 0.4:
-                text.insert(at, rng.choice(pool))
-            elif action < 0.7:
-                del text[at]
-            else:
-                text[at] = rng.choice(pool)
-        damaged = "".join(text)
+        damaged = random_damage(base, rng, 12)
         for level in (1, 2, 3, 5):
             result = validate_text(damaged, ValidationSettings(level=level, lang="en"))
             for incident in result.incidents:

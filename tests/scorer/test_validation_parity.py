@@ -17,7 +17,7 @@ import pytest
 
 from annoscore.scorer.validation import TESTS, ValidationSettings, guess_language, validate_text
 from annoscore.scorer.validation.incident import UNREACHABLE
-from tests.support.validation_inject import MUTATORS, inject, repeat, scenarios
+from tests.support.validation_inject import MUTATORS, inject, random_damage, repeat, scenarios
 from tests.support.validation_oracle import compare, official
 
 BASE = Path(__file__).parent / "data" / "validation_base.conllu"
@@ -136,21 +136,11 @@ def test_random_damage_matches_the_official_validator(tmp_path):
     import random
 
     base = BASE.read_text(encoding="utf-8")
-    pool = "\t\n \r_#-.:|=0123456789aZ\ufffd\u0301\ufeff\x1c\u00a0é"
     rng = random.Random(9)
     path = tmp_path / "en_damaged-ud-test.conllu"
     for round_ in range(60):
-        text = list(base)
-        for _ in range(rng.randint(1, 6)):
-            at = rng.randrange(len(text))
-            action = rng.random()
-            if action < 0.4:
-                text.insert(at, rng.choice(pool))
-            elif action < 0.7:
-                del text[at]
-            else:
-                text[at] = rng.choice(pool)
-        path.write_bytes("".join(text).encode("utf-8"))
+        text = random_damage(base, rng, 6)
+        path.write_bytes(text.encode("utf-8"))
         for level in (2, 5):
             expected = official(path, level, "en")
             got = _ours(path.read_bytes().decode("utf-8"), level, "en")

@@ -1127,3 +1127,24 @@ def scenarios(text: str) -> dict[str, str]:
 
 def rng_choice(k: int, items: list[str]) -> str:
     return items[k % len(items)]
+
+
+# Characters the damage tests insert: the ones the validator's level 1-2
+# checks care about (separators, digits, marks, odd spaces, U+FFFD, a BOM).
+DAMAGE_POOL = "\t\n \r_#-.:|=0123456789aZ\ufffd\u0301\ufeff\x1c\u00a0é"
+
+
+def random_damage(text: str, rng, most: int = 6) -> str:
+    """``text`` with 1 to ``most`` characters inserted, deleted or replaced at
+    random (from `DAMAGE_POOL`)."""
+    chars = list(text)
+    for _ in range(rng.randint(1, most)):
+        at = rng.randrange(len(chars))
+        action = rng.random()
+        if action < 0.4:
+            chars.insert(at, rng.choice(DAMAGE_POOL))
+        elif action < 0.7:
+            del chars[at]
+        else:
+            chars[at] = rng.choice(DAMAGE_POOL)
+    return "".join(chars)

@@ -26,7 +26,7 @@ from annoscore.server.cli import main
 
 SCORER_TESTS = Path(__file__).resolve().parents[2] / "scorer"
 
-from tests.support.validation_inject import inject, repeat, scenarios  # noqa: E402
+from tests.support.validation_inject import inject, random_damage, repeat, scenarios  # noqa: E402
 from tests.support.validation_oracle import compare, official  # noqa: E402
 
 BASE = (SCORER_TESTS / "data" / "validation_base.conllu").read_text(encoding="utf-8")
@@ -78,21 +78,11 @@ def test_whole_file_scenarios_are_the_validators(capsys, tmp_path):
 def test_random_damage_is_the_validators(capsys, tmp_path):
     """Characters inserted, deleted or replaced at random: whatever annoscore
     makes of the damage itself, the validator's findings are all there, once."""
-    pool = "\t\n \r_#-.:|=0123456789aZ\ufffd\u0301\ufeff\x1c\u00a0é"
     rng = random.Random(13)
     path = tmp_path / "en_damaged-ud-test.conllu"
     for _ in range(25):
-        text = list(BASE)
-        for _ in range(rng.randint(1, 6)):
-            at = rng.randrange(len(text))
-            action = rng.random()
-            if action < 0.4:
-                text.insert(at, rng.choice(pool))
-            elif action < 0.7:
-                del text[at]
-            else:
-                text[at] = rng.choice(pool)
-        path.write_bytes("".join(text).encode("utf-8"))
+        text = random_damage(BASE, rng, 6)
+        path.write_bytes(text.encode("utf-8"))
         same_as_udvalidate(capsys, path, 5, "en")
 
 
