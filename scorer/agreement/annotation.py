@@ -33,6 +33,7 @@ from ..conllu.reader import ConlluFileReader
 from ..conllu.sentence import Sentence
 from ..conllu.text import has_spaces
 from ..problems import Problem
+from .coding import Coder
 
 BATCH = 256  # blocks cut into columns together
 
@@ -130,7 +131,7 @@ def read_annotation(path: str | os.PathLike[str], name: str) -> Annotation:
     for a file that is not text."""
     out = Annotation(name, os.fspath(path))
     reader = ConlluFileReader(path)
-    coders = {name: _Coder() for name in COLUMNS[1:]}
+    coders = {name: Coder() for name in COLUMNS[1:]}
     batch: list[tuple[int, str]] = []
     for block in reader.blocks():
         batch.append(block)
@@ -147,30 +148,10 @@ def read_annotation(path: str | os.PathLike[str], name: str) -> Annotation:
     return out
 
 
-class _Coder:
-    """A column coded a batch at a time (each value's number: its place
-    among the distinct values in order of first use), while the batch's new strings are still in the
-    cache: coding the whole file's at the end took about half the reading
-    time (looking up cold strings), and kept every cell's string meanwhile."""
-
-    def __init__(self) -> None:
-        self.index: dict[str, int] = {}
-        self.parts: list[np.ndarray] = []
-
-    def add(self, cells: list[str]) -> None:
-        index = self.index
-        for value in dict.fromkeys(cells):
-            if value not in index:
-                index[value] = len(index)
-        self.parts.append(np.fromiter(map(index.__getitem__, cells), dtype=np.int64, count=len(cells)))
-
-    def result(self) -> tuple[np.ndarray, list[str]]:
-        codes = np.concatenate(self.parts) if self.parts else np.zeros(0, dtype=np.int64)
-        return codes, list(self.index)
-
-
-def _code_batch(out: Annotation, coders: dict[str, "_Coder"]) -> None:
-    """Code the cells added since the last batch, and let their strings go."""
+def _code_batch(out: Annotation, coders: dict[str, Coder]) -> None:
+    """Code the cells added since the last batch, and let their strings go
+    (coding the whole file's at the end took about half the reading time,
+    looking up cold strings, and kept every cell's string meanwhile)."""
     for name, coder in coders.items():
         cells = getattr(out, name)
         if cells:

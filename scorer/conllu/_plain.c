@@ -659,6 +659,51 @@ static PyObject *tree_verdicts(PyObject *module, PyObject *args) {
     return Py_BuildValue("(NN)", fine, numbers);
 }
 
+/* code_cells(cells, index) -> bytes: `agreement.annotation`'s coder.  Each
+ * cell (a str) as its number in ``index`` (a dict str -> int), a cell not
+ * in it added with the next number, len(index): the numbers are the
+ * values' places in order of first use, as the Python coder gives them.
+ * The codes as int64s in one bytes object.  One dict lookup per cell and
+ * no int object per cell: the Python coder's map() over the cells made an
+ * int for each code above 256 (most LEMMA codes). */
+static PyObject *code_cells(PyObject *module, PyObject *args) {
+    PyObject *cells, *index;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "O!O!:code_cells", &PyList_Type, &cells, &PyDict_Type, &index))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(cells);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(int64_t));
+    if (!out)
+        return NULL;
+    int64_t *codes = (int64_t *)PyBytes_AS_STRING(out);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *cell = PyList_GET_ITEM(cells, k);
+        PyObject *found = PyDict_GetItemWithError(index, cell); /* borrowed */
+        if (found) {
+            long long code = PyLong_AsLongLong(found);
+            if (code == -1 && PyErr_Occurred())
+                goto fail;
+            codes[k] = (int64_t)code;
+            continue;
+        }
+        if (PyErr_Occurred())
+            goto fail;
+        Py_ssize_t next = PyDict_GET_SIZE(index);
+        PyObject *number = PyLong_FromSsize_t(next);
+        if (!number)
+            goto fail;
+        int failed = PyDict_SetItem(index, cell, number);
+        Py_DECREF(number);
+        if (failed < 0)
+            goto fail;
+        codes[k] = (int64_t)next;
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"count_pairs", count_pairs, METH_VARARGS,
      "count_pairs(system_texts, gold_texts) -> (passed, totals, each): the plain pairs with the "
@@ -666,6 +711,9 @@ static PyMethodDef methods[] = {
     {"tree_verdicts", tree_verdicts, METH_VARARGS,
      "tree_verdicts(heads, extents, words) -> (fine, numbers) or None: per sentence, whether its HEADs "
      "form a tree and its DEPS stay within it; the HEADs as numbers."},
+    {"code_cells", code_cells, METH_VARARGS,
+     "code_cells(cells, index) -> bytes: each cell's number in index (new cells added with the next "
+     "number, in order of first use), as int64s."},
     {NULL, NULL, 0, NULL},
 };
 
