@@ -180,6 +180,13 @@ def bench_agree(output: str) -> Iterator[Row]:
         yield Row("agree", f"`annoscore agree` (1,000 resamples), two annotations of {lines[1].removesuffix('.conllu')}"
                   " (wall)", f"{agree[1]} s", f"`annoscore evaluate` {evaluate[1]} s",
                   float(evaluate[1]) / float(agree[1]))
+    # CPU time: the steadier figure on a shared machine (the wall time grows with the others' load).
+    agree_cpu = _search(r"^\| `annoscore agree` \| [\d.]+ \| [^|]+ \| ([\d.]+) \|", output)
+    evaluate_cpu = _search(r"^\| `annoscore evaluate` \| [\d.]+ \| [^|]+ \| ([\d.]+) \|", output)
+    if agree_cpu and evaluate_cpu and lines:
+        yield Row("agree-cpu", f"`annoscore agree` (1,000 resamples), two annotations of "
+                  f"{lines[1].removesuffix('.conllu')} (CPU)", f"{agree_cpu[1]} s",
+                  f"`annoscore evaluate` {evaluate_cpu[1]} s", float(evaluate_cpu[1]) / float(agree_cpu[1]))
 
 
 def bench_lsp(output: str) -> Iterator[Row]:
