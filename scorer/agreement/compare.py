@@ -251,9 +251,51 @@ def breakdown(kind: str, named: dict[str, Variable], matching: Matching) -> dict
         return _by_length(named, matching)
     if kind == "feats":
         key, names = _feature_values(named["FEATS"])
+        totals = _by_membership(key, names, named, matching)
     else:
         variable = named["UPOS" if kind == "upos" else "DEPREL"]
-        key, names = variable.codes, variable.names
+        totals = _by_code(variable.codes, variable.names, named, matching)
+    return dict(sorted(totals.items(), key=lambda kv: (-sum(kv[1]["words"].values()), kv[0])))
+
+
+def _by_code(key: np.ndarray, names: list[str], named: dict[str, Variable], matching: Matching) -> dict[str, dict]:
+    """`_by_membership` for a key of codes (a word is in the category of
+    its code), counted for every category at once: a pass over the items per
+    category cost 0.3 s of CPU on two 200k-word annotations.  The same
+    entries (the observed agreements are sums of integers, exact in any order)."""
+    m, categories = len(key), len(names)
+    given = np.stack([np.bincount(row[row >= 0], minlength=categories) for row in key]) if categories else \
+        np.zeros((m, 0), dtype=np.int64)
+    both = np.zeros(categories, dtype=np.int64)
+    pairs_total = np.zeros(categories, dtype=np.int64)
+    for k in range(m):
+        for j in range(k + 1, m):
+            same = (key[k] == key[j]) & (key[k] >= 0)
+            both += np.bincount(key[k][same], minlength=categories)
+            pairs_total += given[k] + given[j]
+    every = (key[0] >= 0) & (key == key[0]).all(axis=0)
+    items = np.flatnonzero(every)
+    category = key[0][items]
+    items = items[np.argsort(category, kind="stable")]       # by category, each in item order
+    bounds = np.searchsorted(np.sort(category), np.arange(categories + 1))
+    totals = {}
+    for c, name in enumerate(names):
+        if not given[:, c].any():
+            continue
+        chosen = items[bounds[c]:bounds[c + 1]]
+        pairs_c = int(pairs_total[c])
+        entry = {"words": {a.name: int(g) for a, g in zip(matching.annotations, given[:, c])},
+                 "specific_agreement": 2 * int(both[c]) / pairs_c if pairs_c else None,
+                 "in_all": len(chosen)}
+        for column in ("HEAD", "DEPREL", "HEAD+DEPREL"):
+            entry[column] = _observed(named[column].codes[:, chosen])
+        totals[name] = entry
+    return totals
+
+
+def _by_membership(key, names: list[str], named: dict[str, Variable], matching: Matching) -> dict[str, dict]:
+    """Per category c (``key == c``: annotations x items, whether the item
+    is in c for that annotation) the entry `breakdown` describes."""
     m = len(key)
     totals = {}
     for c, name in enumerate(names):
@@ -274,7 +316,7 @@ def breakdown(kind: str, named: dict[str, Variable], matching: Matching) -> dict
         for column in ("HEAD", "DEPREL", "HEAD+DEPREL"):
             entry[column] = _observed(named[column].codes[:, every])
         totals[name] = entry
-    return dict(sorted(totals.items(), key=lambda kv: (-sum(kv[1]["words"].values()), kv[0])))
+    return totals
 
 
 def _feature_values(feats: Variable) -> tuple[np.ndarray, list[str]]:
