@@ -230,3 +230,49 @@ def test_what_depends_on_other_files_is_not_kept(tmp_path, monkeypatch):
     assert shown_cache.entry_key(engine, str(other), None, text, "untitled:1", "utf-16") is None
     monkeypatch.setenv("ANNOSCORE_NO_CACHE", "1")
     assert shown_cache.entry_key(engine, str(other), str(other), text, other.as_uri(), "utf-16") is None
+
+
+GOOD = {"range": {"start": {"line": 3, "character": 0}, "end": {"line": 3, "character": 5}}, "severity": 1,
+        "code": "non-tree", "source": "annoscore", "message": "m",
+        "codeDescription": {"href": "https://x/#non-tree"},
+        "data": {"test_id": "non-tree", "level": 2, "class": "SYNTAX"},
+        "relatedInformation": [{"location": {"uri": "file:///a", "range": {
+            "start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 1}}}, "message": "r"}]}
+PAYLOAD = {"format": "conllu", "gold": None, "metrics": {}, "counts": {"sentences": 3}, "progress": {"marked": None}}
+
+
+def entry(diagnostics: list, payload=PAYLOAD, key: str = "k" * 64) -> bytes:
+    return shown_cache.encode([json.dumps(d) for d in diagnostics], payload, key)
+
+
+def test_an_entry_decodes_to_the_texts_it_was_made_of():
+    texts, payload = shown_cache.decode(entry([GOOD, {**GOOD, "severity": 4}]), "k" * 64)
+    assert texts == [json.dumps(GOOD), json.dumps({**GOOD, "severity": 4})] and payload == PAYLOAD
+
+
+def _without(d: dict, name: str) -> dict:
+    return {k: v for k, v in d.items() if k != name}
+
+
+@pytest.mark.parametrize("made", [
+    lambda: entry([GOOD], key="o" * 64),                                    # another key
+    lambda: entry([GOOD]).replace(b'"diagnostics": 1', b'"diagnostics": 2'),  # another count
+    lambda: entry([GOOD]).split(b"\n")[0],                                  # cut short
+    lambda: entry([GOOD]) + b"{}\n",                                        # a line more
+    lambda: entry([[1, 2]]),                                                # not an object
+    lambda: entry([_without(GOOD, "range")]),
+    lambda: entry([{**GOOD, "range": {"start": {"line": -1, "character": 0}, "end": {"line": 0, "character": 0}}}]),
+    lambda: entry([{**GOOD, "severity": True}]),
+    lambda: entry([{**GOOD, "severity": 0}]),
+    lambda: entry([{**GOOD, "source": "other"}]),
+    lambda: entry([{**GOOD, "message": 3}]),
+    lambda: entry([{**GOOD, "command": "rm"}]),                             # a field the LSP's writer never writes
+    lambda: entry([{**GOOD, "data": {"test_id": ["x"]}}]),
+    lambda: entry([{**GOOD, "relatedInformation": [{"location": {"uri": 1}, "message": "r"}]}]),
+    lambda: entry([GOOD], payload={"format": "labels", "counts": {}}),
+    lambda: entry([GOOD], payload={**PAYLOAD, "x": {"y": object.__name__, "z": [[[[[[[1]]]]]]]}}),
+    lambda: b"\xff\xfe" + entry([GOOD]),
+])
+def test_an_entry_of_another_shape_is_refused(made):
+    with pytest.raises((ValueError, UnicodeDecodeError)):
+        shown_cache.decode(made(), "k" * 64)
