@@ -30,16 +30,22 @@ class DocumentSync(LanguageFeature):
         document = params.text_document
         key, path = ls.key_for(document.uri)
         # A large document opened again: what it showed, at once (see shown_cache).
-        kept = await ls.worker.run(self._kept, key, path, document.text, document.uri)
+        # Both calls are queued here, in this order, before anything else
+        # the client sent next (a didChange) can be: the engine has the
+        # document before any change to it.
+        looked_up = ls.worker.submit(self._kept, key, path, document.text)
+        opening = ls.worker.submit(ls.engine.open, key, path, document.text, document.version,
+                                   document.language_id)
+        kept = await looked_up
         if kept is not None:
             diagnostics, payload = kept
-            ls.publish_diagnostics(document.uri, diagnostics, document.version)
+            # (the URI the live model's publications name: see Scoring._send)
+            ls.publish_diagnostics(ls.uri_for(key), diagnostics, document.version)
             if payload is not None:
-                payload = {**payload, "uri": document.uri, "version": document.version}
+                payload = {**payload, "uri": ls.uri_for(key), "version": document.version}
                 ls.protocol.notify(SCORE, payload)
             ls.shown_from_cache[key] = ShownFromCache(document.version, sorted(diagnostics), payload)
-        opened = await ls.worker.run(ls.engine.open, key, path, document.text, document.version,
-                                     document.language_id)
+        opened = await opening
         # The engine has the text: let go of the copy in the message (pygls
         # keeps the message while the handler and the first scoring run).
         document.text = ""
@@ -70,7 +76,7 @@ class DocumentSync(LanguageFeature):
 
     # --- on the engine thread -------------------------------------------------------
 
-    def _kept(self, key: str, path: str | None, text: str, uri: str) -> tuple[list[str], dict | None] | None:
+    def _kept(self, key: str, path: str | None, text: str) -> tuple[list[str], dict | None] | None:
         """What the document showed when last opened with this text and these
         settings, if kept (`shown_cache`); its entry key is noted for its
         first complete publication to be kept under (see Scoring)."""
@@ -79,7 +85,7 @@ class DocumentSync(LanguageFeature):
         ls.keep_shown.pop(key, None)
         if key in ls.engine.documents:  # (open already, as another's gold: shows more than its own)
             return None
-        entry = shown_cache.entry_key(ls.engine, key, path, text, uri, ls.encoding)
+        entry = shown_cache.entry_key(ls.engine, key, path, text, ls.uri_for(key), ls.encoding)
         if entry is None:
             return None
         kept = shown_cache.load(entry)

@@ -159,9 +159,8 @@ class Scoring(LanguageFeature):
                 progress.end()
         for other, found, notes, validating in results:
             self._send(other, *found, complete=validating is None)
-            entry = ls.keep_shown.get(other)
-            if entry is not None and validating is None and found[0] is not None:
-                del ls.keep_shown[other]
+            entry = ls.keep_shown.pop(other, None) if validating is None and found[0] is not None else None
+            if entry is not None:
                 ls.tasks.spawn(ls.worker.run(self._keep_shown, other, entry, found[0], found[1], found[2]),
                                f"keeping what {other} shows")
             for note in notes:
