@@ -17,8 +17,8 @@ from lsprotocol import types
 from ..feature import LanguageFeature, handles
 from ..positions import from_client
 from .. import shown_cache
-from ..server import AnnoscoreServer, ShownFromCache
-from .scoring import SCORE
+from ..server import AnnoscoreServer
+from .scoring import Scoring
 
 
 class DocumentSync(LanguageFeature):
@@ -38,13 +38,7 @@ class DocumentSync(LanguageFeature):
                                    document.language_id)
         kept = await looked_up
         if kept is not None:
-            diagnostics, payload = kept
-            # (the URI the live model's publications name: see Scoring._send)
-            ls.publish_diagnostics(ls.uri_for(key), diagnostics, document.version)
-            if payload is not None:
-                payload = {**payload, "uri": ls.uri_for(key), "version": document.version}
-                ls.protocol.notify(SCORE, payload)
-            ls.shown_from_cache[key] = ShownFromCache(document.version, sorted(diagnostics), payload)
+            ls.get_feature(Scoring).publish_kept(key, *kept, document.version)
         opened = await opening
         # The engine has the text: let go of the copy in the message (pygls
         # keeps the message while the handler and the first scoring run).

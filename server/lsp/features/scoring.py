@@ -35,7 +35,7 @@ from ..feature import LanguageFeature, command, handles
 from ..params import uri_of, uri_problem
 from ..progress import PassProgress
 from .. import shown_cache
-from ..server import AnnoscoreServer
+from ..server import AnnoscoreServer, ShownFromCache
 from ..transport import shown
 from ...engine.editing import sent_ids
 from ...textstore import TextStore
@@ -196,6 +196,18 @@ class Scoring(LanguageFeature):
             if self._validating.get(key) is validating:
                 del self._validating[key]
         self.schedule(key)
+
+    def publish_kept(self, key: str, diagnostics: list[str], payload: dict | None, version: int | None) -> None:
+        """What a document opened again showed before (`shown_cache`), sent
+        with the version it was opened with, and noted for `_send` (which
+        sends the live model's publication of that version only if it differs)."""
+        ls = self.server
+        uri = ls.uri_for(key)  # (the URI the live model's publications name)
+        ls.publish_diagnostics(uri, diagnostics, version)
+        if payload is not None:
+            payload = {**payload, "uri": uri, "version": version}
+            ls.protocol.notify(SCORE, payload)
+        ls.shown_from_cache[key] = ShownFromCache(version, sorted(diagnostics), payload)
 
     def _keep_shown(self, key: str, entry: str, diagnostics: list[str], payload, version) -> None:
         """(On the engine thread.)  A large document's first complete
