@@ -18,9 +18,9 @@ What an entry is for.  Its key is the SHA-256 of this format's number,
 annoscore's version and a stamp of all its source files (their sizes and
 times: any code edited since gets new keys), the engine's settings, the
 document's setup and the server's ways of showing (position encoding,
-folding, the documentation URL, how lone CRs end lines), the document's
-URI, the UD validation's settings and the sizes and times of the UD data files, and the text.  Only what
-depends on that alone is kept: a document scored against gold, one that is
+folding, how lone CRs end lines; the documentation URL is a setting), the
+document's URI, the UD validation's settings and the sizes and times of the
+UD data files, and the text.  Only what depends on that alone is kept: a document scored against gold, one that is
 another's gold, compared with other annotations or checked for leaks into
 a training split (all of which read other files) is not.
 

@@ -33,6 +33,10 @@ helper processes for a file it will find here; a hint decides nothing else.
 
 Off with ``--no-cache`` (`check`), the ``cache`` editor setting (the
 language server), or ``ANNOSCORE_NO_CACHE=1`` (both).
+
+The language server keeps what a large document showed in the same folder,
+by the same rules (`read_entry`, `write_entry`, `drop_entry`; see
+`server.lsp.shown_cache`): those entries count towards the same bound.
 """
 
 from __future__ import annotations
