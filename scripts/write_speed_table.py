@@ -238,6 +238,18 @@ def bench_reading(output: str) -> Iterator[Row]:
                       f"{line[2]} ms", f"target {line[3]} ms", float(line[3]) / float(line[2]))
 
 
+def bench_reopen(output: str) -> Iterator[Row]:
+    name = _search(r"^(\S+\.conllu) \((\d+) KiB\), validation level (\d)", output)
+    if not name:
+        return
+    for setup, what in (("a new server, the cache on disk", "opened in a new server, the cache on disk"),
+                        ("closed and opened again", "closed and opened again in the same server")):
+        first = _search(rf"^  {re.escape(setup)}\s+first diagnostics\s+([\d.]+) s \(with the validator", output)
+        if first:
+            yield Row(setup, f"language server, {name[1]} (validation level {name[3]}) {what}: first diagnostics",
+                      f"{first[1]} s", "target 0.3 s", 0.3 / float(first[1]))
+
+
 # The benchmarks in the table, in its order.  bench_revisions is not: it
 # sets two revisions of annoscore side by side, not annoscore and a reference.
 READERS: dict[str, Callable[[str], Iterator[Row]]] = {
@@ -245,6 +257,7 @@ READERS: dict[str, Callable[[str], Iterator[Row]]] = {
     "bench_many": bench_many, "bench_segmentation": bench_segmentation, "bench_labels": bench_labels,
     "bench_hygiene": bench_hygiene, "bench_agree": bench_agree, "bench_lsp": bench_lsp,
     "bench_annotator": bench_annotator, "bench_editing": bench_editing, "bench_reading": bench_reading,
+    "bench_reopen": bench_reopen,
 }
 
 

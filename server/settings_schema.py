@@ -169,13 +169,17 @@ SETTINGS: tuple[Setting, ...] = (
                "The largest file the server reads, such as `8G` or a number of bytes; empty for the default (4G). "
                "Larger files, and anything that is not a regular file (a FIFO, a device), are refused with a "
                "message."}),
-    _s("cache", "boolean", True, "Keep large documents' UD validation in the user's cache folder, so that a "
-       "document opened again unchanged is not validated again.", editor="cache", check="boolean", field="cache",
+    _s("cache", "boolean", True, "Keep large documents' UD validation, and what the editor showed of them, in "
+       "the user's cache folder, so that a document opened again unchanged is not validated again and shows "
+       "its diagnostics at once.", editor="cache", check="boolean", field="cache",
        vscode={"scope": "machine", "markdownDescription":
                "Keep the UD validation of large documents (600 blocks or more) in your cache folder "
                "(`$XDG_CACHE_HOME/annoscore`, else `~/.cache/annoscore`), found by the text's SHA-256, the "
                "settings and annoscore's version: a document opened again unchanged has its validator findings "
-               "at once. The findings are the same either way; the folder is safe to delete. A machine "
+               "at once. The language server also keeps what such a document showed (1 MiB or more, scored "
+               "without gold), and shows it again at once when the same text is opened with the same settings, "
+               "before it has built the document anew. The findings are the same either way; the folder is "
+               "safe to delete. A machine "
                "setting (`annoscore check --no-cache` on the command line)."}),
     _s("inlayHints", "boolean", True, "The head's FORM after each HEAD cell and DEPS item (inlay hints).",
        editor="inlayHints", check="boolean", field="inlay_hints",

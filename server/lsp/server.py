@@ -23,6 +23,7 @@ import json
 import logging
 import os
 import sys
+from dataclasses import dataclass
 from typing import Any, Callable, TypeVar
 
 from lsprotocol import types
@@ -48,6 +49,16 @@ logger = logging.getLogger("annoscore")
 F = TypeVar("F", bound=LanguageFeature)
 
 
+@dataclass(frozen=True)
+class ShownFromCache:
+    """A publication from `shown_cache`: the version it was sent with, its
+    diagnostics (sorted JSON texts) and score payload."""
+
+    version: int | None
+    diagnostics: list[str]
+    payload: dict | None
+
+
 class AnnoscoreServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("annoscore", __version__, protocol_cls=AnnoscoreProtocol,
@@ -66,6 +77,12 @@ class AnnoscoreServer(LanguageServer):
         # The features, by class, in the order they were added (the order they hear events in).
         self._features: dict[type[LanguageFeature], LanguageFeature] = {}
         self.diagnostics_json = DiagnosticsJSON()
+        # Large documents opened with what they showed before (`shown_cache`),
+        # by key: what was published from the cache, until the live model
+        # shows it (see Scoring._send).  And the documents whose first complete
+        # publication may be kept there: the entry key they were opened with.
+        self.shown_from_cache: dict[str, ShownFromCache] = {}
+        self.keep_shown: dict[str, str] = {}
         self.feature(types.INITIALIZE)(_initialize)
         self.feature(types.INITIALIZED)(_initialized)
         self.feature(types.SHUTDOWN)(_shutdown)

@@ -28,6 +28,12 @@ class EngineWorker:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, function, *args)
 
+    def submit(self, function: Callable[..., Any], *args: Any) -> asyncio.Future:
+        """Queue the call now (`run` queues it when first awaited): calls
+        submitted in one step of a handler keep their order against every
+        other handler's."""
+        return asyncio.get_running_loop().run_in_executor(self._executor, function, *args)
+
     def shutdown(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
 

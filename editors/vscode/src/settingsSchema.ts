@@ -43,7 +43,7 @@ export interface AnnoscoreSettings {
   allowOutsideProject: boolean;
   /** The largest file read, such as 8G or a number of bytes; "" for the default (4G). */
   maxFileSize: string;
-  /** Keep large documents' UD validation in the user's cache folder, so that a document opened again unchanged is not validated again. */
+  /** Keep large documents' UD validation, and what the editor showed of them, in the user's cache folder, so that a document opened again unchanged is not validated again and shows its diagnostics at once. */
   cache: boolean;
   /** The head's FORM after each HEAD cell and DEPS item (inlay hints). */
   inlayHints: boolean;

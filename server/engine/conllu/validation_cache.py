@@ -33,6 +33,10 @@ helper processes for a file it will find here; a hint decides nothing else.
 
 Off with ``--no-cache`` (`check`), the ``cache`` editor setting (the
 language server), or ``ANNOSCORE_NO_CACHE=1`` (both).
+
+The language server keeps what a large document showed in the same folder,
+by the same rules (`read_entry`, `write_entry`, `drop_entry`; see
+`server.lsp.shown_cache`): those entries count towards the same bound.
 """
 
 from __future__ import annotations
@@ -109,7 +113,8 @@ def _own_private_folder(path: str, make: bool) -> bool:
     return True
 
 
-def _stamp_of_files(folder: str, suffix: str) -> list:
+def files_stamp(folder: str, suffix: str) -> list:
+    """The names, sizes and times of a folder's files ending in ``suffix``."""
     try:
         names = sorted(n for n in os.listdir(folder) if n.endswith(suffix))
     except OSError:
@@ -130,7 +135,7 @@ def _validator_stamp() -> str:
     if _code_stamp is None:
         import annoscore.scorer.validation as package
 
-        _code_stamp = json.dumps([__version__, _stamp_of_files(os.path.dirname(package.__file__), ".py")])
+        _code_stamp = json.dumps([__version__, files_stamp(os.path.dirname(package.__file__), ".py")])
     return _code_stamp
 
 
@@ -139,7 +144,7 @@ def settings_stamp(prepared: Prepared) -> str:
     data = None
     if prepared.data is not None:
         folder = str(prepared.data.folder)
-        data = [os.path.abspath(folder), _stamp_of_files(folder, ".json")]
+        data = [os.path.abspath(folder), files_stamp(folder, ".json")]
     return json.dumps([prepared.level, prepared.lang, sorted(prepared.keep), data])
 
 
@@ -285,17 +290,16 @@ def _entry_path(key: str) -> str:
     return os.path.join(cache_folder(), key + ".json")
 
 
-def load(key: str, blocks: Sequence[tuple[str, bool, bool]]) -> list[BlockValidation | None] | None:
-    """The cached validations of ``blocks`` (in order), or None (none, the
-    cache is off, or the entry was not usable: then it is removed)."""
+def read_entry(name: str, what: str = "a cache entry") -> bytes | None:
+    """The bytes of the entry ``name`` in the cache folder, or None (the
+    cache is off, there is none, or it is not this user's alone: then it is
+    neither read nor removed).  Touched: used now, the last to be evicted."""
     if not enabled():
         return None
-    if key in _memo:
-        return _memo[key]
     folder = cache_folder()
     if not _own_private_folder(folder, make=False):
         return None
-    path = _entry_path(key)
+    path = os.path.join(folder, name)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
@@ -306,15 +310,62 @@ def load(key: str, blocks: Sequence[tuple[str, bool, bool]]) -> list[BlockValida
             if (not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid()
                     or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH) or info.st_size > MAX_BYTES):
                 return None  # not ours to trust, nor to remove
-            results = _parse(stream.read(), key, blocks)
-    except (OSError, ValueError, UnicodeDecodeError, RecursionError, TypeError) as error:
-        _log(f"a cache entry was not usable ({error}): validating again")
-        _remove(path)
+            data = stream.read()
+    except OSError as error:
+        _log(f"{what} could not be read ({error})")
         return None
     try:
-        os.utime(path)  # (used now: the last to be evicted)
+        os.utime(path)
     except OSError:
         pass
+    return data
+
+
+def drop_entry(name: str, error: Exception, what: str = "a cache entry") -> None:
+    """An entry that did not decode: said on stderr, and removed."""
+    _log(f"{what} was not usable ({error}): made again")
+    _remove(os.path.join(cache_folder(), name))
+
+
+def write_entry(name: str, data: bytes) -> bool:
+    """Keep ``data`` as the entry ``name`` (private, written whole or not at
+    all), then evict beyond `MAX_BYTES`; False when it could not be written
+    (logged: the cache is never needed)."""
+    if not enabled():
+        return False
+    folder = cache_folder()
+    if not _own_private_folder(folder, make=True):
+        return False
+    path = os.path.join(folder, name)
+    temporary = f"{path}.{os.getpid()}.tmp"
+    try:
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(temporary, path)
+    except OSError as error:
+        _log(f"an entry could not be kept: {error}")
+        _remove(temporary)
+        return False
+    evict(folder, MAX_BYTES)
+    return True
+
+
+def load(key: str, blocks: Sequence[tuple[str, bool, bool]]) -> list[BlockValidation | None] | None:
+    """The cached validations of ``blocks`` (in order), or None (none, the
+    cache is off, or the entry was not usable: then it is removed)."""
+    if not enabled():
+        return None
+    if key in _memo:
+        return _memo[key]
+    data = read_entry(key + ".json")
+    if data is None:
+        return None
+    try:
+        results = _parse(data, key, blocks)
+    except (ValueError, UnicodeDecodeError, RecursionError, TypeError) as error:
+        drop_entry(key + ".json", error, "a validation entry")
+        return None
     _memo.clear()
     _memo[key] = results
     return results

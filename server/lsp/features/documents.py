@@ -16,7 +16,9 @@ from lsprotocol import types
 
 from ..feature import LanguageFeature, handles
 from ..positions import from_client
+from .. import shown_cache
 from ..server import AnnoscoreServer
+from .scoring import Scoring
 
 
 class DocumentSync(LanguageFeature):
@@ -27,8 +29,17 @@ class DocumentSync(LanguageFeature):
         ls = self.server
         document = params.text_document
         key, path = ls.key_for(document.uri)
-        opened = await ls.worker.run(ls.engine.open, key, path, document.text, document.version,
-                                     document.language_id)
+        # A large document opened again: what it showed, at once (see shown_cache).
+        # Both calls are queued here, in this order, before anything else
+        # the client sent next (a didChange) can be: the engine has the
+        # document before any change to it.
+        looked_up = ls.worker.submit(self._kept, key, path, document.text)
+        opening = ls.worker.submit(ls.engine.open, key, path, document.text, document.version,
+                                   document.language_id)
+        kept = await looked_up
+        if kept is not None:
+            ls.get_feature(Scoring).publish_kept(key, *kept, document.version)
+        opened = await opening
         # The engine has the text: let go of the copy in the message (pygls
         # keeps the message while the handler and the first scoring run).
         document.text = ""
@@ -39,6 +50,7 @@ class DocumentSync(LanguageFeature):
     async def did_change(self, params: types.DidChangeTextDocumentParams) -> None:
         ls = self.server
         key, _ = ls.key_for(params.text_document.uri)
+        ls.keep_shown.pop(key, None)  # (another text than the one opened: not kept)
         await ls.worker.run(self._apply, key, params.text_document.version, params.content_changes)
         ls.announce(lambda feature: feature.document_changed(key))
 
@@ -58,10 +70,29 @@ class DocumentSync(LanguageFeature):
 
     # --- on the engine thread -------------------------------------------------------
 
+    def _kept(self, key: str, path: str | None, text: str) -> tuple[list[str], dict | None] | None:
+        """What the document showed when last opened with this text and these
+        settings, if kept (`shown_cache`); its entry key is noted for its
+        first complete publication to be kept under (see Scoring)."""
+        ls = self.server
+        ls.shown_from_cache.pop(key, None)
+        ls.keep_shown.pop(key, None)
+        if key in ls.engine.documents:  # (open already, as another's gold: shows more than its own)
+            return None
+        entry = shown_cache.entry_key(ls.engine, key, path, text, ls.uri_for(key), ls.encoding)
+        if entry is None:
+            return None
+        kept = shown_cache.load(entry)
+        if kept is None:
+            ls.keep_shown[key] = entry
+        return kept
+
     def _close(self, key: str) -> None:
         """The document goes, and what was kept to show it."""
         self.server.engine.close(key)
         self.server.forget_diagnostics(key)
+        self.server.shown_from_cache.pop(key, None)
+        self.server.keep_shown.pop(key, None)
 
     def _apply(self, key: str, version: int, changes) -> None:
         """Client positions to code points, then the edit."""

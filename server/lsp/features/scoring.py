@@ -34,7 +34,8 @@ from lsprotocol import types
 from ..feature import LanguageFeature, command, handles
 from ..params import uri_of, uri_problem
 from ..progress import PassProgress
-from ..server import AnnoscoreServer
+from .. import shown_cache
+from ..server import AnnoscoreServer, ShownFromCache
 from ..transport import shown
 from ...engine.editing import sent_ids
 from ...textstore import TextStore
@@ -145,7 +146,8 @@ class Scoring(LanguageFeature):
         published is what was scored, with the version that was scored."""
         ls = self.server
         progress = None
-        if PassProgress.wanted(ls) and await ls.worker.run(ls.engine.long_pass_ahead, key):
+        if key not in ls.shown_from_cache and PassProgress.wanted(ls) \
+                and await ls.worker.run(ls.engine.long_pass_ahead, key):
             progress = PassProgress(ls, key)
             if not await progress.begin():
                 progress = None
@@ -156,7 +158,11 @@ class Scoring(LanguageFeature):
             if progress is not None:
                 progress.end()
         for other, found, notes, validating in results:
-            self._send(other, *found)
+            self._send(other, *found, complete=validating is None)
+            entry = ls.keep_shown.pop(other, None) if validating is None and found[0] is not None else None
+            if entry is not None:
+                ls.tasks.spawn(ls.worker.run(self._keep_shown, other, entry, found[0], found[1], found[2]),
+                               f"keeping what {other} shows")
             for note in notes:
                 ls.window_show_message(types.ShowMessageParams(
                     type=types.MessageType.Info, message=f"annoscore: UD validation: {note}"))
@@ -191,10 +197,47 @@ class Scoring(LanguageFeature):
                 del self._validating[key]
         self.schedule(key)
 
-    def _send(self, key: str, diagnostics, payload, version) -> None:
+    def publish_kept(self, key: str, diagnostics: list[str], payload: dict | None, version: int | None) -> None:
+        """What a document opened again showed before (`shown_cache`), sent
+        with the version it was opened with, and noted for `_send` (which
+        sends the live model's publication of that version only if it differs)."""
+        ls = self.server
+        uri = ls.uri_for(key)  # (the URI the live model's publications name)
+        ls.publish_diagnostics(uri, diagnostics, version)
+        if payload is not None:
+            payload = {**payload, "uri": uri, "version": version}
+            ls.protocol.notify(SCORE, payload)
+        ls.shown_from_cache[key] = ShownFromCache(version, sorted(diagnostics), payload)
+
+    def _keep_shown(self, key: str, entry: str, diagnostics: list[str], payload, version) -> None:
+        """(On the engine thread.)  A large document's first complete
+        publication, on the text it was opened with: kept (`shown_cache`) if
+        the document is still that text with those settings (its key, made
+        again now, is the one it was opened with)."""
+        ls = self.server
+        document = ls.engine.documents.get(key)
+        if document is None or document.version != version or not document.in_editor:
+            return
+        uri = ls.uri_for(key)
+        if shown_cache.entry_key(ls.engine, key, document.path, document.store.text, uri, ls.encoding) == entry:
+            shown_cache.save(entry, diagnostics, payload)
+
+    def _send(self, key: str, diagnostics, payload, version, complete: bool = True) -> None:
         ls = self.server
         if diagnostics is None:
             return
+        kept = ls.shown_from_cache.get(key)
+        if kept is not None:
+            # What the cache published stands while the live model shows the
+            # same version without all of it yet (its validation still in the
+            # helpers: no flicker), and when it shows the same.
+            if version == kept.version and not complete:
+                return
+            del ls.shown_from_cache[key]
+            if version == kept.version and sorted(diagnostics) == kept.diagnostics and payload == kept.payload:
+                return
+            if version == kept.version:
+                logger.warning("what %s showed from the cache differed from its scoring: published again", key)
         ls.publish_diagnostics(ls.uri_for(key), diagnostics, version)
         if payload is not None:
             ls.protocol.notify(SCORE, payload)
