@@ -8,7 +8,7 @@ its test id and message; what does not follow from the missing HEADs stays
 on its cell; the setting, the severities and the summary of many unparsed
 sentences; ``check`` keeps every finding (udvalidate's parity); edits that
 parse and unparse sentences show what a fresh engine shows.  The wire is
-held in tests/server/lsp/test_lsp_unparsed_fold.py."""
+held in tests/server/lsp/test_lsp_validation.py."""
 
 from __future__ import annotations
 
