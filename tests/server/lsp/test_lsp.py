@@ -667,9 +667,11 @@ async def test_segmentation_and_label_files(client: LanguageClient):
     items = root / "items.tsv"
     items.write_text("1\til\n2\til\n3\tça\n", encoding="utf-8")
     configure(client, {})  # the project file is read again with the settings
-    await asyncio.sleep(0.5)
     labels_uri = open_document(client, items)
-    found = by_code(await diagnostics_for(client, labels_uri))
+    # (scored first as plain text if it came before the settings were applied:
+    # applying them scores it again as labels, which is what is waited for)
+    await wait_for(lambda: "label-mismatch" in by_code(client.diagnostics.get(labels_uri, [])))
+    found = by_code(client.diagnostics[labels_uri])
     end = 5 if client.preset == "neovim@v0.11.0" else 4  # "ça": 3 bytes in UTF-8
     assert found["label-mismatch"] == [(1, 2, 4), (2, 2, end)]
     assert found["unknown-label"] == [(2, 2, end)]
