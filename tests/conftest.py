@@ -27,11 +27,11 @@ def pytest_configure(config):
     for name, doc in MARKERS.items():  # registered here, from the one table (--strict-markers)
         config.addinivalue_line("markers", f"{name}: {doc}")
     # The official tools' results, shared by the workers and kept between
-    # runs (tests/support/oracle_cache.py); without the cache plugin, per process.
+    # runs, in the user's cache folder (tests/support/oracle_cache.py:
+    # keyed by every byte they depend on; ANNOSCORE_ORACLE_CACHE=off: per process).
     from tests.support import oracle_cache
 
-    cache = getattr(config, "cache", None)
-    oracle_cache.configure(cache.mkdir("annoscore-oracle") if cache is not None else None)
+    oracle_cache.configure(oracle_cache.default_folder())
 
 
 def pytest_collection_modifyitems(config, items):

@@ -124,12 +124,13 @@ def run(args: argparse.Namespace) -> int:
 
     from ..daemon import DiskWorkspace, shown, shown_path
     from ..engine.autofix import fix_document
+    from ..engine.presentation import FIXING
     from .check import project_folder
 
     workspace = DiskWorkspace(project_folder())  # (the project file's validation settings, as check has them)
     engine = workspace.engine
     engine.settings = replace(engine.settings, max_diagnostics=sys.maxsize, max_diagnostics_per_document=sys.maxsize)
-    engine.explains_id_sequence = True  # as in the editor: one finding, and its fix, for IDs out of sequence
+    engine.presentation = FIXING  # as in the editor: one finding, and its fix, for IDs out of sequence
     report = sys.stderr if args.diff else sys.stdout  # (the diff alone on stdout, for patch)
     status = 0
     fixed: Counter = Counter()

@@ -39,6 +39,7 @@ from .diagnostics import DiagnosticCap
 from .disk import read_disk_text
 from .document import Document
 from .lines import LinesHandler
+from .presentation import AS_REPORTED, Presentation
 from .splits import TEST_SPLIT_MESSAGE, LeakIndexes, leak_problems, withheld_gold
 
 Progress = Callable[[float], None]
@@ -54,7 +55,7 @@ def handler_for(document: Document) -> Handler:
 
 class Engine:
     def __init__(self, root: str | None = None, settings: Settings | None = None,
-                 log: Callable[[str], None] | None = None) -> None:
+                 log: Callable[[str], None] | None = None, presentation: Presentation = AS_REPORTED) -> None:
         self.root = root
         self.settings = settings or Settings()
         self.documents: dict[str, Document] = {}
@@ -74,16 +75,10 @@ class Engine:
         # the editor asked for (`compare_with`).
         self.agreements: dict[str, dict] = {}
         self.compared: dict[str, list[str]] = {}
-        # Whether a sentence whose IDs are out of sequence shows one cause
-        # with its consequences related to it (the language server), or each
-        # finding as the UD validator reports it (`check`; see `id_sequence`).
-        self.explains_id_sequence = False
-        # Whether an unparsed sentence's UD validation findings that follow
-        # from its missing HEADs fold under its ``unparsed`` diagnostic (the
-        # language server, unless settings.fold_unparsed_findings is off), or
-        # each is shown as the validator reports it (`check`, `fix`; see
-        # conllu.unparsed_fold).
-        self.folds_unparsed = False
+        # Findings as the editor shows them (IDs out of sequence: one cause;
+        # an unparsed sentence: one diagnostic) or, by default, each as the
+        # UD validator reports it (`check`; see engine.presentation).
+        self.presentation: Presentation = presentation
 
     # --- documents ------------------------------------------------------------
 
@@ -333,7 +328,7 @@ class Engine:
         handler = handler_for(document)
         # In the editor, an unparsed sentence's findings that follow from its
         # missing HEADs fold under its one diagnostic (see conllu.unparsed_fold).
-        fold = self.folds_unparsed and self.settings.fold_unparsed_findings and shown.enabled("unparsed")
+        fold = self.presentation.folds_unparsed and self.settings.fold_unparsed_findings and shown.enabled("unparsed")
         shown.twins = handler.twins(document, fold)  # validation problems that are annoscore's too
         if document.setup.refused is not None:
             shown.add(Problem("gold-refused", document.setup.refused, 0, 0, 0, Severity.WARNING))
@@ -346,7 +341,7 @@ class Engine:
             for problem in leak_problems(document, self.leak_indexes, self.settings, self.root):
                 shown.add(problem)
         out = shown.finish(ordered)
-        if self.explains_id_sequence and document.format == "conllu" and isinstance(document.store, TextStore):
+        if self.presentation.explains_id_sequence and document.format == "conllu" and isinstance(document.store, TextStore):
             out = id_sequence.fold(out, document.store)
         return out
 

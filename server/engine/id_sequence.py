@@ -10,7 +10,8 @@ happened.  In the editor, a sentence whose IDs are out of sequence
 consequences as its related information, and the quick fix "Renumber this
 sentence" (see `server.lsp.features.editing`).  ``annoscore check`` keeps
 reporting each finding as the UD validator does (the engine folds only
-when ``explains_id_sequence`` is set, as the language server sets it).
+when its presentation ``explains_id_sequence``, as the language server's
+`IN_EDITOR` does: see server.engine.presentation).
 """
 
 from __future__ import annotations

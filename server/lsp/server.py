@@ -37,6 +37,7 @@ from annoscore.scorer.problems import Problem
 
 from ..engine import Engine
 from ..engine.conllu import parts, validation_parts
+from ..engine.presentation import IN_EDITOR
 from ..processes import start_forkserver
 from .diagnostics import DiagnosticsJSON
 from .feature import AsyncHook, Hook, LanguageFeature
@@ -63,14 +64,13 @@ class AnnoscoreServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("annoscore", __version__, protocol_cls=AnnoscoreProtocol,
                          text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
-        self.engine = Engine(log=logger.info)
+        # Findings as the editor shows them: IDs out of sequence are one
+        # diagnostic for the cause, with the quick fix that renumbers; a
+        # sentence not parsed yet is one diagnostic, not one per HEAD.
+        self.engine = Engine(log=logger.info, presentation=IN_EDITOR)
         # A large document's first UD validation is not waited for: its
         # diagnostics follow (see Scoring).
         self.engine.background_validation = True
-        # IDs out of sequence: one diagnostic for the cause, with the quick fix that renumbers.
-        self.engine.explains_id_sequence = True
-        # A sentence not parsed yet: one diagnostic, not one per HEAD (see conllu.unparsed_fold).
-        self.engine.folds_unparsed = True
         self.worker = EngineWorker()
         self.tasks = Tasks()
         self.encoding = UTF16

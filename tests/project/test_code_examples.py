@@ -26,6 +26,7 @@ import pytest
 from annoscore.scorer.code_example import Example
 from annoscore.server.cli import main
 from annoscore.server.code_entries import all_entries, example_of, example_level
+from annoscore.server.engine.presentation import IN_EDITOR
 
 ENTRIES = [e for e in all_entries() if example_of(e) is not None]
 
@@ -62,8 +63,7 @@ def reported_in_the_editor(folder: Path, example: Example, level: int) -> list[d
     keeps_lone_cr = wanted.pop("keeps_lone_cr", False)
     settings = dataclasses.replace(settings, **wanted, validation=ValidationConfig(level=level))
     path = str(write_files(folder, example))
-    engine = Engine(str(folder), settings)
-    engine.explains_id_sequence = True  # as the language server has it
+    engine = Engine(str(folder), settings, presentation=IN_EDITOR)  # as the language server has it
     engine.lone_cr_ends_lines = not keeps_lone_cr  # as the server sets it for its client (server.lsp.server)
     # (the text as the client sends it: newline="" keeps a CR)
     engine.open(path, path, (folder / example.name).read_bytes().decode("utf-8", "replace"), 1)

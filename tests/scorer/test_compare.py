@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from tests.support.cli import run
 from tests.support.data import write
 from annoscore.scorer.outcomes import OutcomeList
-from annoscore.server.cli import main
 
 GOLD_SHA = "ab" * 32
 
@@ -17,12 +17,6 @@ def save(path, outcomes: str, gold_sha=GOLD_SHA, metric="Word", fmt="space", sys
     OutcomeList(format=fmt, metric=metric, gold_path="gold.txt", gold_sha256=gold_sha,
                 system_path=system, system_sha256=system * 8, outcomes=outcomes).save(path)
     return str(path)
-
-
-def run(capsys, *argv):
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 @pytest.fixture

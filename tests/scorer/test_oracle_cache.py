@@ -166,10 +166,55 @@ def test_the_disk_can_be_turned_off(cache, tmp_path, monkeypatch):
     assert not cache.exists() or entries(cache) == []
 
 
-def test_the_suite_keeps_its_cache_after_these_tests(pytestconfig):
-    """(Runs after the others in this file: the cache fixture put the suite's folder back.)"""
-    import os
+def test_the_folder_is_the_users_and_private_and_can_be_moved_or_turned_off(tmp_path, monkeypatch):
+    monkeypatch.delenv("ANNOSCORE_ORACLE_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert oracle_cache.default_folder() == tmp_path / "xdg" / "annoscore-tests" / "oracle"
+    monkeypatch.setenv("ANNOSCORE_ORACLE_CACHE", str(tmp_path / "ci"))
+    assert oracle_cache.default_folder() == tmp_path / "ci"
+    for off in ("off", "0", "no", "OFF"):
+        monkeypatch.setenv("ANNOSCORE_ORACLE_CACHE", off)
+        assert oracle_cache.default_folder() is None
 
-    off = os.environ.get("ANNOSCORE_ORACLE_CACHE", "1") in ("0", "off", "no")
-    cache = getattr(pytestconfig, "cache", None)  # (none with -p no:cacheprovider: no disk cache then)
-    assert oracle_cache.folder() == (None if off or cache is None else cache.mkdir("annoscore-oracle"))
+
+def test_entries_and_locks_are_private_and_an_open_folder_is_closed(cache, tmp_path):
+    import stat
+
+    assert stat.S_IMODE(cache.stat().st_mode) == 0o700
+    path = write(tmp_path, "gold.conllu", GOLD)
+    oracle_cache.remembered("t", [path], [], lambda: [1])
+    files = list(cache.iterdir())
+    assert {f.suffix for f in files} == {".json", ".lock"}
+    assert {stat.S_IMODE(f.stat().st_mode) for f in files} == {0o600}
+    cache.chmod(0o777)  # opened to others by someone: closed again before use
+    oracle_cache.configure(cache)
+    assert oracle_cache.folder() == cache and stat.S_IMODE(cache.stat().st_mode) == 0o700
+
+
+def test_the_key_holds_python_and_udtools_dependencies(monkeypatch):
+    """An entry computed under another Python (unicodedata's tables) or
+    another version of a library udtools uses is not this one's."""
+    import importlib.metadata
+
+    oracle_cache.oracle_digest.cache_clear()
+    before = oracle_cache.oracle_digest()
+    monkeypatch.setattr(sys, "version", sys.version + " (another build)")
+    oracle_cache.oracle_digest.cache_clear()
+    assert oracle_cache.oracle_digest() != before
+    monkeypatch.undo()
+    requirements = importlib.metadata.requires("udtools") or []
+    if requirements:
+        real = importlib.metadata.version
+        dependency = oracle_cache._requirement_name(requirements[0])
+        monkeypatch.setattr(importlib.metadata, "version",
+                            lambda name: "9.9.9" if name == dependency else real(name))
+        oracle_cache.oracle_digest.cache_clear()
+        assert oracle_cache.oracle_digest() != before
+        monkeypatch.undo()
+    oracle_cache.oracle_digest.cache_clear()
+    assert oracle_cache.oracle_digest() == before
+
+
+def test_the_suite_keeps_its_cache_after_these_tests():
+    """(Runs after the others in this file: the cache fixture put the suite's folder back.)"""
+    assert oracle_cache.folder() == oracle_cache.default_folder()

@@ -15,6 +15,7 @@ from annoscore.scorer.codes import CODES
 from annoscore.scorer.validation.incident import TESTS
 from annoscore.server.config import Settings
 from annoscore.server.engine import Engine
+from annoscore.server.engine.presentation import IN_EDITOR
 from annoscore.server.engine.conllu.handler import results_of
 from annoscore.server.engine.conllu.validation_parts import MIN_BLOCKS
 from annoscore.server.textstore import TextStore
@@ -64,8 +65,7 @@ class Fresh:
     def __init__(self, root: Path, path: Path, text: str, settings: Settings | None = None,
                  below_limits: bool = True) -> None:
         settings = settings or Settings()
-        engine = Engine(str(root), settings)
-        engine.explains_id_sequence = engine.folds_unparsed = True  # as the language server's engine
+        engine = Engine(str(root), settings, presentation=IN_EDITOR)  # as the language server's engine
         engine.open(str(path), str(path), text, 1)
         engine.rescore(str(path))
         problems = engine.diagnostics(str(path))

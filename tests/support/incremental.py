@@ -9,12 +9,13 @@ import random
 
 from annoscore.server.config import Settings
 from annoscore.server.engine import Engine
+from annoscore.server.engine.presentation import Presentation
 from annoscore.server.engine.conllu.handler import results_of
 
 
 def open_pair(tmp_path, pred_text, name="x", settings=None, fold=False):
-    engine = Engine(str(tmp_path), settings or Settings())
-    engine.folds_unparsed = fold  # (as the language server's engine: see server.engine.conllu.unparsed_fold)
+    # (fold: as the language server's engine, see server.engine.conllu.unparsed_fold)
+    engine = Engine(str(tmp_path), settings or Settings(), presentation=Presentation(folds_unparsed=fold))
     path = str(tmp_path / f"{name}.conllu")
     engine.open(path, path, pred_text, 1)
     engine.rescore(path)

@@ -10,8 +10,9 @@ missing heads are folded under the sentence's ``unparsed`` diagnostic: it
 carries them as related information (test id and message at each place, at
 most `RELATED_SHOWN`, then one entry counting the rest) and its message says
 how many were folded.  ``annoscore check`` and ``check --json`` keep every
-finding, as udvalidate reports them (the engine folds only when
-``folds_unparsed`` is set, as the language server sets it), and the setting
+finding, as udvalidate reports them (the engine folds only when its
+presentation ``folds_unparsed``, as the language server's `IN_EDITOR`
+does: see server.engine.presentation), and the setting
 ``foldUnparsedFindings`` / ``fold_unparsed_findings`` false shows them one
 by one in the editor too.
 

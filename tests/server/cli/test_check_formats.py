@@ -21,7 +21,8 @@ from xml.etree import ElementTree
 
 import pytest
 
-from annoscore.server.cli import main
+from tests.support.cli import run
+
 from annoscore.server.cli.output_formats import github_data, github_property
 from annoscore.scorer.excerpt import printable_name
 
@@ -30,12 +31,6 @@ VALIDATION_BASE = Path(__file__).resolve().parents[2] / "scorer" / "data" / "val
 CLEAN = "\n\n".join(VALIDATION_BASE.read_text(encoding="utf-8").split("\n\n")[:2]) + "\n\n"  # no finding
 # What GitHub's, XML's and the terminal's syntaxes must escape: % , : and a terminal escape.
 AWKWARD = "we%ird, na:me \x1b[31m.conllu"
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 @pytest.fixture

@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
+from tests.support.cli import run
 from tests.support.data import conllu, official_counts, write
 from annoscore.scorer.conllu.repair import repaired_heads
 from annoscore.scorer.conllu.reader import read_text
-from annoscore.server.cli import main
 from annoscore.server.cli.demo import sample_path
 
 GOLD = conllu("# sent_id = a\n1 The the DET DT _ 2 det _ _\n2 cat cat NOUN NN _ 0 root _ _",
@@ -19,17 +19,6 @@ GOLD = conllu("# sent_id = a\n1 The the DET DT _ 2 det _ _\n2 cat cat NOUN NN _ 
               "# sent_id = c\n1 Go go VERB VB _ 0 root _ _\n2 now now ADV RB _ 1 advmod _ _")
 PRED = conllu("# sent_id = a\n1 The the DET DT _ 2 det _ Conf=0.9\n2 cat cat VERB NN _ 0 root _ Conf=UPOS:0.3",
               "# sent_id = b\n1 It it PRON PRP _ 1 nsubj _ _\n2 sat sit VERB VBD _ 1 root _ _")
-
-
-def run(capsys, *argv):
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-@pytest.fixture
-def files(tmp_path):
-    return write(tmp_path, "pred.conllu", PRED), write(tmp_path, "gold.conllu", GOLD)
 
 
 def test_table(capsys, files):

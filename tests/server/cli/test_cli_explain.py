@@ -8,17 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.cli import run
+
 from annoscore.scorer.codes import CODES, VALIDATION
-from annoscore.server.cli import main
 from annoscore.server.code_entries import all_entries, terminal_text
 
 CODES_PAGE = Path(__file__).resolve().parents[3] / "docs" / "reference" / "codes.md"
-
-
-def run(capsys, *argv):
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def page_entry(heading: str) -> str:

@@ -14,6 +14,7 @@ import sys
 
 import pytest
 
+from tests.support.cli import run
 from tests.support.data import conllu, write
 from annoscore.scorer.problems import Severity
 from annoscore.server.cli import main
@@ -25,17 +26,6 @@ GOLD = conllu("# sent_id = a\n1 The the DET DT _ 2 det _ _\n2 cat cat NOUN NN _ 
               "# sent_id = b\n1 It it PRON PRP _ 2 nsubj _ _\n2 sat sit VERB VBD _ 0 root _ _")
 PRED = conllu("# sent_id = a\n1 The the DET DT _ 2 det _ _\n2 cat cat VERB NN _ 0 root _ _",
               "# sent_id = b\n1 It it PRON PRP _ 2 nsubj _ _\n2 sat sit VERB VBD _ 0 root _ _")
-
-
-def run(capsys, *argv):
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-@pytest.fixture
-def files(tmp_path):
-    return write(tmp_path, "pred.conllu", PRED), write(tmp_path, "gold.conllu", GOLD)
 
 
 # --- 15: demo --json prints only JSON ----------------------------------------------

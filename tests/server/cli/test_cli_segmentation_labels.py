@@ -8,14 +8,8 @@ import sys
 
 import pytest
 
+from tests.support.cli import run
 from tests.support.data import shared_path, write
-from annoscore.server.cli import main
-
-
-def run(capsys, *argv):
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def one_clear_line(err: str) -> str:

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from tests.support.cli import run
 from tests.support.data import conllu, write
 from annoscore.server.cli import main
 
@@ -13,12 +14,6 @@ GOLD = conllu("# sent_id = a\n# text = The cat\n1 The the DET DT _ 2 det _ _\n2 
               "# sent_id = b\n1 It it PRON PRP _ 2 nsubj _ _\n2 sat sit VERB VBD _ 0 root _ _")
 PRED = conllu("# sent_id = a\n# text = The cat\n1 The the DET DT _ 2 det _ _\n2 cat cat VERB NN _ 0 root _ _",
               "# sent_id = b\n1 It it PRON PRP _ 2 obj _ _\n2 sat sit VERB VBD _ 0 root _ _")
-
-
-def run(capsys, *argv):
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 @pytest.fixture

@@ -9,15 +9,14 @@ import pytest
 
 from annoscore.server.config import Settings
 from annoscore.server.engine import Engine
+from annoscore.server.engine.presentation import IN_EDITOR
 from annoscore.server.engine.conllu import validation
 from tests.support.flicker import big_document, rewritten
 
 
 def opened(tmp_path, text: str) -> tuple[Engine, str]:
-    engine = Engine(str(tmp_path), Settings())
+    engine = Engine(str(tmp_path), Settings(), presentation=IN_EDITOR)  # as the language server's
     engine.background_validation = True  # as the language server's
-    engine.explains_id_sequence = True
-    engine.folds_unparsed = True
     path = str(tmp_path / "x.conllu")
     engine.open(path, path, text, 1)
     engine.rescore(path)
@@ -29,9 +28,7 @@ def shown(engine: Engine, path: str) -> set[tuple]:
 
 
 def fresh(tmp_path, text: str) -> set[tuple]:
-    engine = Engine(str(tmp_path), Settings())
-    engine.explains_id_sequence = True
-    engine.folds_unparsed = True
+    engine = Engine(str(tmp_path), Settings(), presentation=IN_EDITOR)
     path = str(tmp_path / "x.conllu")
     engine.open(path, path, text, 1)
     engine.rescore(path)

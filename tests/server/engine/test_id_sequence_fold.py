@@ -8,6 +8,7 @@ in another order than a fresh check's)."""
 from __future__ import annotations
 
 from annoscore.server.engine import Engine
+from annoscore.server.engine.presentation import Presentation
 
 # Words 2 and 3 swapped: IDs out of order, a cycle, and the validator's
 # word-id-sequence on the first word line, listed after annoscore's own.
@@ -24,8 +25,7 @@ def related_of(engine: Engine, path: str, ordered: bool) -> list[tuple]:
 
 
 def test_consequences_are_related_in_reading_order_however_listed(tmp_path):
-    engine = Engine(str(tmp_path))
-    engine.explains_id_sequence = True  # as the language server's engine
+    engine = Engine(str(tmp_path), presentation=Presentation(explains_id_sequence=True))  # this behaviour of the editor's alone
     path = str(tmp_path / "x.conllu")
     engine.open(path, path, TEXT, 1)
     engine.rescore(path)

@@ -8,7 +8,7 @@ its test id and message; what does not follow from the missing HEADs stays
 on its cell; the setting, the severities and the summary of many unparsed
 sentences; ``check`` keeps every finding (udvalidate's parity); edits that
 parse and unparse sentences show what a fresh engine shows.  The wire is
-held in tests/server/lsp/test_lsp_unparsed_fold.py."""
+held in tests/server/lsp/test_lsp_validation.py."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from annoscore.scorer.problems import Problem
 from annoscore.scorer.validation import RULES, TESTS, ValidationSettings, validate_text
 from annoscore.server.config import Settings, ValidationConfig
 from annoscore.server.engine import Engine
+from annoscore.server.engine.presentation import Presentation
 from annoscore.server.engine.conllu import unparsed_fold
 from annoscore.server.engine.conllu.handler import UNPARSED_CAP
 from annoscore.server.textstore import TextStore
@@ -52,8 +53,7 @@ SETTINGS = Settings(validation=ValidationConfig(level=5, lang="en"))
 
 
 def shown(tmp_path: Path, text: str, fold: bool, settings: Settings = SETTINGS) -> list[Problem]:
-    engine = Engine(str(tmp_path), settings)
-    engine.folds_unparsed = fold  # as the language server's engine
+    engine = Engine(str(tmp_path), settings, presentation=Presentation(folds_unparsed=fold))  # (the editor's: fold)
     path = str(tmp_path / "x.conllu")
     engine.open(path, path, text, 1)
     engine.rescore(path)

@@ -116,8 +116,85 @@ async def shared_client(shared_server: LanguageClient, request):
         for uri in opened:
             client.text_document_did_close(types.DidCloseTextDocumentParams(
                 text_document=types.TextDocumentIdentifier(uri=uri)))
-        await client.workspace_symbol_async(types.WorkspaceSymbolParams(query=""))  # the closes are done
+        left = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query=""))  # the closes are done
+        assert not left, f"documents left open on the module's server: {left}"
         client.only_under = "\0"  # no document's: nothing is kept until the next test
+
+
+async def probe_state(client: LanguageClient, version: int) -> tuple:
+    """What the module's server shows of its settings: the sample pair
+    opened in the workspace's ``probe`` folder (at ``version``), its
+    diagnostics as published (code, range, severity, message, link) and
+    its inlay hints, then closed again.  Settings that reach the wire change
+    it: goldDiff, threshold, validation, foldUnparsedFindings, docsUrl,
+    inlayHints, severities..."""
+    probe = client.workspace_root / "probe"  # type: ignore[attr-defined]
+    probe.mkdir(exist_ok=True)
+    pred, _ = workspace(probe)
+    client.only_under = probe.as_uri() + "/"  # type: ignore[attr-defined]
+    client.diagnostics.pop(pred.as_uri(), None)
+    uri = open_document(client, pred, version=version)
+    shown = await diagnostics_for(client, uri, version=version)
+    hints = await client.text_document_inlay_hint_async(types.InlayHintParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        range=types.Range(start=types.Position(0, 0), end=types.Position(len(PRED.split("\n")), 0))))
+    client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    client.only_under = "\0"  # type: ignore[attr-defined]
+    return (sorted((d.code, span(d), d.severity, d.message, d.code_description and d.code_description.href)
+                   for d in shown),
+            sorted((h.position.line, h.position.character, str(h.label)) for h in hints or ()))
+
+
+# The default settings, said explicitly (a push of {} is no change: Neovim 0.7), and
+# settings the probe tells apart from them (gold-diff diagnostics).
+DEFAULTS = {"goldDiff": False}
+MARKER = {"goldDiff": True}
+
+
+async def reset_settings(client: LanguageClient) -> tuple:
+    """Back to the default settings, proved applied after whatever the test set:
+    first ``MARKER``, waited for until the probe shows it, then ``DEFAULTS``,
+    waited for until the probe no longer does (each change is applied after
+    the one before it).  The probe's state at the end."""
+    client.probes += 1  # type: ignore[attr-defined]
+    configure(client, MARKER)
+    await wait_for_probe(client, lambda state: any(d[0] == "gold-diff" for d in state[0]))
+    configure(client, DEFAULTS)
+    return await wait_for_probe(client, lambda state: not any(d[0] == "gold-diff" for d in state[0]))
+
+
+async def wait_for_probe(client: LanguageClient, predicate, timeout: float = 20.0) -> tuple:
+    """The probe's state once ``predicate`` holds (each look opens it at a new version)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while True:
+        client.probes += 1  # type: ignore[attr-defined]
+        state = await probe_state(client, client.probes)  # type: ignore[attr-defined]
+        if predicate(state):
+            return state
+        if loop.time() > end:
+            raise AssertionError(f"the settings were not applied in {timeout} s: {state}")
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def settings_client(shared_client: LanguageClient):
+    """The module's server (every preset) for a test that changes settings
+    (``configure``): ``shared_client``, and afterwards the default settings
+    restored (`reset_settings`) and the server asserted back to the state it
+    started in: the probe shows what it showed before the module's first
+    such test, so a test's settings cannot leak into the next test.  (Tests
+    that write a project file, read the server's stderr or need a fresh
+    server's first settings still start their own: ``client``.)"""
+    client = shared_client
+    if not hasattr(client, "initial_probe"):
+        client.probes = 0  # type: ignore[attr-defined]
+        client.initial_probe = await probe_state(client, 0)  # type: ignore[attr-defined]
+        client.only_under = client.root.as_uri() + "/"  # type: ignore[attr-defined]
+    yield client
+    client.only_under = "\0"  # type: ignore[attr-defined]
+    state = await reset_settings(client)
+    assert state == client.initial_probe, "the server is not back to its initial settings"
+    client.messages.clear()
 
 
 # The presets whose clients answer workspace/configuration.
@@ -343,16 +420,18 @@ async def test_completion_in_a_head_cell_offers_the_sentences_words(shared_clien
     assert "PROPN" in [i.label for i in items] and len(items) == 17
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_a_sentence_is_found_by_its_sent_id(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_sentence_is_found_by_its_sent_id(shared_client: LanguageClient):
+    client = shared_client  # the module's server (shared_client: why it may)
     uri = await open_sample(client)
     found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="s2"))
     assert [(f.name, f.location.uri, f.location.range.start.line) for f in found] == [
         ("s2", uri, line_of(PRED, "# sent_id = s2"))]
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_quick_fix_takes_golds_value_as_an_edit(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_quick_fix_takes_golds_value_as_an_edit(settings_client: LanguageClient):
+    client = settings_client  # the module's server, its settings reset afterwards
     pred, gold = workspace(client.root)
     configure(client, {"goldDiff": True})
     uri = open_document(client, pred)
@@ -486,8 +565,9 @@ async def test_positions_follow_the_clients_encoding(shared_client: LanguageClie
     assert items[0].text_edit.range.start.character == expected
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_typing_rescores_when_run_is_on_type(client: LanguageClient, tmp_path):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_typing_rescores_when_run_is_on_type(settings_client: LanguageClient):
+    client = settings_client  # the module's server, its settings reset afterwards
     configure(client, {"run": "onType"})
     pred, _ = workspace(client.root)
     uri = open_document(client, pred)
@@ -517,8 +597,9 @@ async def test_settings_that_arrive_after_a_document_was_scored_rescore_it(slow_
     await wait_for(lambda: "gold-diff" in {d.code for d in client.diagnostics[uri]})
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_invalid_settings_are_reported_and_replaced(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_invalid_settings_are_reported_and_replaced(settings_client: LanguageClient):
+    client = settings_client  # the module's server, its settings reset afterwards
     configure(client, {"threshold": "high", "run": "sometimes", "goldDiff": True})
     await wait_for(lambda: client.messages)
     text = client.messages[-1].message
@@ -586,9 +667,11 @@ async def test_segmentation_and_label_files(client: LanguageClient):
     items = root / "items.tsv"
     items.write_text("1\til\n2\til\n3\tça\n", encoding="utf-8")
     configure(client, {})  # the project file is read again with the settings
-    await asyncio.sleep(0.5)
     labels_uri = open_document(client, items)
-    found = by_code(await diagnostics_for(client, labels_uri))
+    # (scored first as plain text if it came before the settings were applied:
+    # applying them scores it again as labels, which is what is waited for)
+    await wait_for(lambda: "label-mismatch" in by_code(client.diagnostics.get(labels_uri, [])))
+    found = by_code(client.diagnostics[labels_uri])
     end = 5 if client.preset == "neovim@v0.11.0" else 4  # "ça": 3 bytes in UTF-8
     assert found["label-mismatch"] == [(1, 2, 4), (2, 2, end)]
     assert found["unknown-label"] == [(2, 2, end)]
@@ -656,9 +739,10 @@ def empty_change(client: LanguageClient, uri: str, version: int) -> None:
         content_changes=[]))
 
 
-@pytest.mark.asyncio(loop_scope="function")
+@pytest.mark.asyncio(loop_scope="module")
 @pytest.mark.parametrize("run", ["onSave", "onType"])
-async def test_an_empty_change_still_advances_the_version(client: LanguageClient, run: str):
+async def test_an_empty_change_still_advances_the_version(settings_client: LanguageClient, run: str):
+    client = settings_client  # the module's server, its settings reset afterwards
     """An empty change is a change like any other: the document is at its
     version from then on.  It is rescored when any change would be (after
     the typing delay with onType, on save with onSave), and diagnostics,

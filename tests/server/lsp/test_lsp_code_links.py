@@ -9,15 +9,16 @@ import pytest
 from pytest_lsp import LanguageClient
 
 from tests.project.test_docs_site import anchors
-from tests.server.lsp.test_lsp import client, configure, diagnostics_for, open_sample  # noqa: F401  (the fixture, every preset)
+from tests.server.lsp.test_lsp import configure, diagnostics_for, open_sample, settings_client, shared_client, shared_server  # noqa: F401  (the fixtures, every preset)
 from tests.support.lsp import wait_for
 
 BASE = "https://annoscore.example/reference/codes/"
 CODES_PAGE = Path(__file__).resolve().parents[3] / "docs" / "reference" / "codes.md"
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_diagnostics_link_to_their_entry_only_with_a_docs_url(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_diagnostics_link_to_their_entry_only_with_a_docs_url(settings_client: LanguageClient):
+    client = settings_client  # the module's server, its settings reset afterwards
     uri = await open_sample(client)
     before = client.diagnostics[uri]
     assert before and all(d.code_description is None for d in before)  # the default: no links
@@ -36,8 +37,9 @@ async def test_diagnostics_link_to_their_entry_only_with_a_docs_url(client: Lang
                    and all(d.code_description is None for d in client.diagnostics[uri]))
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_an_invalid_docs_url_is_reported_and_no_link_made(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_an_invalid_docs_url_is_reported_and_no_link_made(settings_client: LanguageClient):
+    client = settings_client  # the module's server, its settings reset afterwards
     configure(client, {"docsUrl": "annoscore.example/codes"})
     await wait_for(lambda: client.messages)
     assert "docsUrl" in client.messages[-1].message

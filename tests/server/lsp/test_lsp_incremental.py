@@ -20,6 +20,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from tests.support.lsp import GOLD, PRED, SERVER, wait_for, workspace
 from annoscore.server.config import Settings
 from annoscore.server.engine import Engine
+from annoscore.server.engine.presentation import IN_EDITOR
 from tests.support.incremental import TEXT_EDITS, copies, random_edit
 from tests.server.lsp.test_lsp import prepare_client, start_session
 
@@ -43,9 +44,7 @@ async def racing_client(request, lsp_client: LanguageClient, tmp_path: Path):
 
 
 def fresh_results(root: Path, path: Path, text: str) -> tuple[dict, list]:
-    engine = Engine(str(root), Settings())
-    engine.explains_id_sequence = True  # as the language server's engine (server/lsp/server.py)
-    engine.folds_unparsed = True
+    engine = Engine(str(root), Settings(), presentation=IN_EDITOR)  # as the language server's engine
     engine.open(str(path), str(path), text, 1)
     engine.rescore(str(path))
     score = engine.score(str(path))

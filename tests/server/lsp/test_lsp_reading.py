@@ -10,7 +10,7 @@ from pytest_lsp import LanguageClient
 
 from tests.support.lsp import wait_for
 from annoscore.scorer.conllu.parse import parse_blocks
-from tests.server.lsp.test_lsp import client, shared_client, shared_server, configure, open_document  # noqa: F401  (the fixture, under every preset)
+from tests.server.lsp.test_lsp import settings_client, shared_client, shared_server, configure, open_document  # noqa: F401  (the fixtures, under every preset)
 
 TEXT = (
     "# sent_id = a\n# text = du vin\n"
@@ -36,8 +36,9 @@ def _tdi(uri: str) -> types.TextDocumentIdentifier:
     return types.TextDocumentIdentifier(uri=uri)
 
 
-@pytest.mark.asyncio(loop_scope="function")
-async def test_inlay_hints_name_the_head_after_head_and_deps_and_can_be_turned_off(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_inlay_hints_name_the_head_after_head_and_deps_and_can_be_turned_off(settings_client: LanguageClient):
+    client = settings_client  # the module's server, its settings reset afterwards
     uri = _doc(client)
     await wait_for(lambda: uri in client.diagnostics)
     whole = types.Range(types.Position(0, 0), types.Position(len(LINES), 0))

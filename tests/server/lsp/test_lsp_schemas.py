@@ -10,7 +10,6 @@ every schema must have been used."""
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import itertools
 from collections import defaultdict
@@ -213,9 +212,11 @@ async def test_every_extension_answers_as_its_schema_says(client: LanguageClient
     configure(client, {})  # the project file is read again with the settings
     items = root / "items.tsv"
     items.write_text("1\til\n2\til\n3\tça\n", encoding="utf-8")
-    await asyncio.sleep(0.5)
     items_uri = open_document(client, items)
-    await diagnostics_for(client, items_uri)
+    # (scored first as plain text if it came before the settings were applied:
+    # applying them scores it again as labels, which is what is waited for)
+    await wait_for(lambda: any(p["uri"] == items_uri and p["format"] == "labels"
+                               for p in wire.notifications["annoscore/score"]))
     labels = await wire.request("annoscore/score", {"uri": items_uri})
     assert labels["format"] == "labels" and labels["metrics"]["Accuracy"]["value"] == pytest.approx(1 / 3)
 

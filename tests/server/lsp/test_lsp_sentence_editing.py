@@ -1,7 +1,8 @@
 """Structural edits through a real client (pytest-lsp, every preset): each
 operation of ``annoscore.edit`` answers ONE versioned WorkspaceEdit, which
 the test applies as a client does and sends back as a change; a request for
-an older version than the server holds is refused, never applied."""
+an older version than the server holds is refused, never applied; and gold's
+value offered as a quick fix where the cursor is."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from tests.support.lsp import wait_for
+from tests.support.lsp import PRED, cell, line_of, wait_for, workspace
 from tests.server.lsp.test_lsp import open_document, shared_client, shared_server  # noqa: F401  (the fixtures, under every preset)
 
 from annoscore.scorer.conllu.editing.operations import OPERATIONS
@@ -262,3 +263,34 @@ def test_check_still_reports_every_finding_as_the_validator_does(tmp_path: Path)
     done = subprocess.run([sys.executable, "-m", "annoscore", "check", str(path)], capture_output=True, text=True)
     assert "ids-out-of-sequence" not in done.stdout
     assert "word-id-sequence" in done.stdout and "format-id-order" in done.stdout, done.stdout
+
+
+# --- gold's value at the cursor ----------------------------------------------------
+@pytest.mark.asyncio(loop_scope="module")
+async def test_golds_value_is_offered_on_any_cell_that_differs_without_gold_diff_diagnostics(shared_client: LanguageClient):
+    client = shared_client  # the module's server (shared_client: why it may)
+    pred, _ = workspace(client.root)
+    uri = open_document(client, pred)
+    await wait_for(lambda: client.scores)
+    assert not any(d.code == "gold-diff" for d in client.diagnostics[uri])  # off by default
+    s1 = line_of(PRED, "# sent_id = s1")
+    line, start, end = cell(PRED, s1 + 2, 3)  # VERB where gold has NOUN
+
+    async def actions_at(line: int, character: int):
+        here = types.Position(line=line, character=character)
+        return await client.text_document_code_action_async(types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), range=types.Range(start=here, end=here),
+            context=types.CodeActionContext(diagnostics=[])))
+
+    actions = await actions_at(line, start + 1)
+    # (the sentence operations at the cursor come after the fixes, as refactorings: test_lsp_sentence_editing.py)
+    assert [a.title for a in actions if a.kind == types.CodeActionKind.QuickFix] == ["Use gold's UPOS 'NOUN'"]
+    assert all(a.kind == types.CodeActionKind.RefactorRewrite for a in actions[1:])
+    (edit,) = actions[0].edit.changes[uri]
+    assert (edit.range.start.line, edit.range.start.character, edit.range.end.character, edit.new_text) == \
+        (line, start, end, "NOUN")
+    same = cell(PRED, s1 + 2, 2)  # LEMMA cat, as gold has it
+    assert all(a.kind == types.CodeActionKind.RefactorRewrite for a in await actions_at(same[0], same[1]))
+    # A comment line: no fix; of the sentence operations only joining needs no word.
+    assert [a.title for a in await actions_at(s1, 2)] == [
+        "Join with the next sentence; its root 'a' attached to 'sat' as parataxis; its sent_id s2 goes"]
