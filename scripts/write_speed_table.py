@@ -201,7 +201,9 @@ def bench_lsp(output: str) -> Iterator[Row]:
     edited = _search(r"the (\w+) is the document edited", output)
     level = _search(r"level = (\d)", validation[1]) if validation else None
     kind = ("gold edited" if edited and edited[1] == "gold" else "the prediction edited") + \
-        (f", validation level {level[1]} `{validation[2]}`" if level else "")
+        (f", validation level {level[1]} `{validation[2]}`" if level else "") + \
+        (", after the first validation" if _search(r"^  the edits began once", output) else "") + \
+        (", a CPU burner beside" if _search(r"^a CPU burner on one core", output) else "")
     size = f"the pair of a {large[1]} MB prediction, {kind}"
     yield Row(f"first|{kind}", f"language server, first diagnostics and score, {size}", f"{first[1]} s",
               f"one-shot `annoscore evaluate` {evaluate[1]} s", float(evaluate[1]) / float(first[1]))

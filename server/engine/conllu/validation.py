@@ -42,6 +42,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from functools import partial
+from itertools import compress, count
+from operator import attrgetter, is_not
 from typing import Any, Callable
 
 from annoscore.scorer.excerpt import excerpt
@@ -204,13 +207,8 @@ def begin(document: Any, vsettings: ValidationSettings | None,
     segments = document.store.segments
     joins = bom_line_joins(segments)
     waiting = {id(s) for s, _ in state.pending_segments}
-    todo = []
-    for k, s in enumerate(segments):  # (the loop of every rescore: kept plain)
-        v = s.validation
-        joined = joins and k < 2
-        if v is None or v.prepared is not prepared or v.joined != joined:  # type: ignore[attr-defined]
-            if id(s) not in waiting:
-                todo.append((s, joined))
+    todo = [(segments[k], joins and k < 2) for k in _not_current(segments, prepared, joins)
+            if id(segments[k]) not in waiting]
     if todo:
         todo = _reuse(segments, todo, state)
     if len(todo) >= validation_cache.MIN_BLOCKS and len(todo) == len(segments) and validation_cache.enabled():
@@ -231,6 +229,44 @@ def begin(document: Any, vsettings: ValidationSettings | None,
     for s, joined in todo:
         _validate_here(s, prepared, joined)
     return state
+
+
+_VALIDATION = attrgetter("validation")
+_FIRST_LINE = attrgetter("first_line")
+_PREPARED = attrgetter("prepared")
+_JOINED = attrgetter("joined")
+
+
+def _not_current(segments: list[Segment], prepared: Prepared, joins: bool) -> list[int]:
+    """The indexes of the segments whose validation is not current (none
+    yet, other settings, or joined otherwise: see `_current`).  Every
+    rescore asks, and after a one-cell edit the answer is one segment of
+    tens of thousands: so the common case is found with loops that run in
+    C (a None searched for, the settings and marks gathered in sets), and
+    the segments are looked at one by one only when those do not settle it."""
+    validations = list(map(_VALIDATION, segments))
+    missing = []
+    k = -1
+    try:
+        while True:
+            k = validations.index(None, k + 1)
+            missing.append(k)
+    except ValueError:
+        pass
+    try:
+        present = list(filter(partial(is_not, None), validations)) if missing else validations
+        settled = set(map(id, map(_PREPARED, present))) <= {id(prepared)} and \
+            not any(map(_JOINED, present))
+    except AttributeError:  # (not a SegmentValidation: looked at one by one)
+        settled = False
+    if settled and not joins:
+        return missing
+    out = []
+    for k, v in enumerate(validations):
+        joined = joins and k < 2
+        if v is None or v.prepared is not prepared or v.joined != joined:  # type: ignore[attr-defined]
+            out.append(k)
+    return out
 
 
 def _reuse(segments: list[Segment], todo: list[tuple[Segment, bool]],
@@ -356,8 +392,8 @@ def _document_problems(store: TextStore, prepared: Prepared, state: DocumentVali
         line_count = 0
     else:
         line_count = segments[-1].first_line + segments[-1].n_lines
-    layout = (line_count, store.has_cr, [s.first_line for s in segments])
-    validations = [s.validation for s in segments]
+    layout = (line_count, store.has_cr, list(map(_FIRST_LINE, segments)))
+    validations = list(map(_VALIDATION, segments))
     last = state.last_pass
     changed = None if last is None else _unchanged(last, segments, validations, layout)
     if last is not None and changed is not None:
@@ -424,7 +460,7 @@ def _unchanged(last: DocumentPass, segments: list[Segment], validations: list[An
         return None
     if validations == last.validations:  # (identity: nothing validated again)
         return []
-    changed = [k for k, (old, new) in enumerate(zip(last.validations, validations)) if old is not new]
+    changed = list(compress(count(), map(is_not, last.validations, validations)))  # (in C: see `_not_current`)
     if len(changed) > _CHANGED_BLOCKS_COMPARED:
         return None
     for k in changed:
@@ -504,8 +540,8 @@ def pages(store: TextStore, state: DocumentValidation) -> list[Page]:
     if state.pages_made_for == made_for and all(page.settled for page in state.pages):
         return state.pages
     segments = store.segments
-    validations = [s.validation for s in segments]
-    firsts = [s.first_line for s in segments]
+    validations = list(map(_VALIDATION, segments))
+    firsts = list(map(_FIRST_LINE, segments))
     old, new = state.pages, []
     for k, start in enumerate(range(0, len(segments), PAGE_SEGMENTS)):
         end = start + PAGE_SEGMENTS
