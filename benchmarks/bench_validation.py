@@ -7,8 +7,9 @@ twice after it, its median compared, since this machine's speed drifts.
 The script checks that the two multisets of (line, test id) are equal,
 compared per test id, and prints the times and their ratio.  The same for
 what a user runs, ``annoscore check --json --level 5 --lang en FILE`` (the
-validator with annoscore's own reading and checks of the file, as many
-processes as ``evaluate`` uses), its findings read from the JSON.  It then times
+validator with annoscore's own reading and checks of the file, the
+validation in helper processes only when the load leaves a core idle), its
+findings read from the JSON.  It then times
 the parts inside one process: `validate_text` warm, the document-wide
 checks alone (`validate_document`, what an editor re-runs after every edit)
 per 10k sentences, and loading the language data.

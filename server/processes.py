@@ -40,6 +40,28 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+# How many cores must be idle (by the 1-minute load average) for helpers to gain.
+IDLE_FOR_HELPERS = 1.25
+
+
+def helpers_gain() -> bool:
+    """Whether a one-off job (``annoscore check``) gains from helper
+    processes now: more than a core is idle beside this process.  On a
+    machine whose cores are all busy, two helpers get no more CPU than this
+    process alone would, and they cost their start, their imports and the
+    handing over of the blocks (a 200k-word ``check`` on this project's
+    2-core machine under load: 0.5-1.5 s more CPU, no wall time gained).
+    ``ANNOSCORE_HELPERS=1`` (or ``0``) decides instead of the load."""
+    forced = os.environ.get("ANNOSCORE_HELPERS", "")
+    if forced in ("0", "1"):
+        return forced == "1"
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # pragma: no cover - no load average (Windows)
+        return True
+    return default_jobs() - load >= IDLE_FOR_HELPERS
+
+
 def forkserver_context(preload: list[str] = PRELOAD):
     """The multiprocessing context of the engine's forkserver (``preload``:
     what it imports, for the first caller to choose)."""

@@ -704,6 +704,197 @@ fail:
     return NULL;
 }
 
+/* --- the validator's plain sentence (scorer.validation.level1.plain_sentence) --- */
+
+/* Whether a cell of UTF-8 holds whitespace the validator reports in a cell:
+ * a space, the ASCII controls of str.isspace but tab and newline, or a
+ * non-ASCII one (U+0085, U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029,
+ * U+202F, U+205F, U+3000). */
+static int cell_space(const unsigned char *p, Py_ssize_t n) {
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned char c = p[i];
+        if (c == ' ' || c == '\r' || c == 0x0b || c == 0x0c || (c >= 0x1c && c <= 0x1f))
+            return 1;
+        if (c < 0x80 || i + 1 >= n)
+            continue;
+        unsigned char d = p[i + 1], e = i + 2 < n ? p[i + 2] : 0;
+        if (c == 0xc2 && (d == 0x85 || d == 0xa0))
+            return 1;
+        if (c == 0xe1 && d == 0x9a && e == 0x80)
+            return 1;
+        if (c == 0xe2 && d == 0x80 && ((e >= 0x80 && e <= 0x8a) || e == 0xa8 || e == 0xa9 || e == 0xaf))
+            return 1;
+        if (c == 0xe2 && d == 0x81 && e == 0x9f)
+            return 1;
+        if (c == 0xe3 && d == 0x80 && e == 0x80)
+            return 1;
+    }
+    return 0;
+}
+
+/* A number as the validator's tables write one: "0", "1", ... below 4096
+ * (no sign, no leading zero), or -1. */
+static long table_number(const char *p, Py_ssize_t n) {
+    if (n == 0 || n > 4 || (n > 1 && p[0] == '0'))
+        return -1;
+    long v = number((Span){p, n});
+    return v < 4096 ? v : -1;
+}
+
+/* Whether the HEADs (numbers, or -1) of words 1..n form a tree: each at
+ * most n, one 0, every word reaching it. */
+static int is_tree(const long *h, signed char *state, Py_ssize_t n) {
+    int roots = 0;
+    for (Py_ssize_t w = 0; w < n; w++) {
+        if (h[w] < 0 || h[w] > n)
+            return 0;
+        roots += h[w] == 0;
+        state[w] = 0;
+    }
+    if (roots != 1)
+        return 0;
+    for (Py_ssize_t w = 0; w < n; w++) {
+        Py_ssize_t x = w;
+        while (state[x] == 0) {
+            state[x] = 1;
+            if (h[x] == 0) {
+                state[x] = 2;
+                break;
+            }
+            x = h[x] - 1;
+        }
+        if (state[x] == 1)
+            return 0;
+        for (Py_ssize_t y = w; state[y] == 1; y = h[y] - 1)
+            state[y] = 2;
+    }
+    return 1;
+}
+
+/* The cells of the token lines (all after the comment lines) into rows
+ * (lists) and columns (tuples), the same str objects in both; 0 when a
+ * line has not ten non-empty cells or a cell holds whitespace. */
+static int cut_cells(const char *p, const char *end, Py_ssize_t n_rows, PyObject *rows, PyObject **cols,
+                     long *heads, int *numbered) {
+    for (Py_ssize_t r = 0; r < n_rows; r++) {
+        const char *line_end = memchr(p, '\n', (size_t)(end - p));
+        if (!line_end)
+            line_end = end;
+        PyObject *row = PyList_New(N_FIELDS);
+        if (!row)
+            return -1;
+        PyList_SET_ITEM(rows, r, row);
+        for (int f = 0; f < N_FIELDS; f++) {
+            const char *q = f < N_FIELDS - 1 ? memchr(p, '\t', (size_t)(line_end - p)) : line_end;
+            if (!q || q == p || (f == N_FIELDS - 1 && memchr(p, '\t', (size_t)(line_end - p))))
+                return 0;
+            if (cell_space((const unsigned char *)p, q - p))
+                return 0;
+            PyObject *cell = PyUnicode_DecodeUTF8(p, q - p, NULL);
+            if (!cell)
+                return -1;
+            PyList_SET_ITEM(row, f, cell);
+            Py_INCREF(cell);
+            PyTuple_SET_ITEM(cols[f], r, cell);
+            if (f == F_ID && *numbered)
+                *numbered = id_is((Span){p, q - p}, (long)r + 1);
+            else if (f == F_HEAD)
+                heads[r] = table_number(p, q - p);
+            p = q + 1;
+        }
+        p = line_end + 1;
+    }
+    return 1;
+}
+
+/* plain_sentence(block) -> (n_comments, rows, cols, words, heads) | None:
+ * a block of lines (no line end after the last) cut as
+ * `level1.plain_sentence` cuts it: the comment lines at its head, then
+ * token lines of ten non-empty cells without whitespace; None when it is
+ * not so (or not UTF-8).  ``words``: whether the IDs are exactly 1..n
+ * (n < 4096); ``heads``: then [None, HEAD of word 1, ...] when the HEADs
+ * form a tree, False when they do not; else None. */
+static PyObject *plain_sentence(PyObject *module, PyObject *block) {
+    (void)module;
+    Py_ssize_t size;
+    const char *text = utf8(block, &size);
+    if (!text)
+        Py_RETURN_NONE;
+    const char *p = text, *end = text + size;
+    const int ascii = PyUnicode_IS_ASCII(block);
+    Py_ssize_t n_comments = 0, n_rows = 0;
+    while (p < end && *p == '#') {
+        const char *line_end = memchr(p, '\n', (size_t)(end - p));
+        n_comments++;
+        if (!line_end)
+            Py_RETURN_NONE; /* no token line */
+        for (const char *c = p; ascii && c < line_end; c++)
+            if (*c == '\r' || *c == 0x0b || *c == 0x0c || (*c >= 0x1c && *c <= 0x1f))
+                Py_RETURN_NONE; /* (the Python way refuses them in an ASCII block's comments) */
+        p = line_end + 1;
+    }
+    if (p >= end)
+        Py_RETURN_NONE;
+    const char *body = p;
+    for (const char *q = body; q; q = memchr(q, '\n', (size_t)(end - q)), q = q ? q + 1 : NULL)
+        n_rows++;
+    if (n_rows >= 4096)
+        Py_RETURN_NONE;
+    Side *side = &sides[1];
+    if (grow((void **)&side->heads, &side->heads_cap, n_rows, sizeof(long)) < 0 ||
+        grow((void **)&side->state, &side->state_cap, n_rows, 1) < 0)
+        return PyErr_NoMemory();
+    PyObject *rows = PyList_New(n_rows), *cols[N_FIELDS] = {NULL}, *col_tuple = PyTuple_New(N_FIELDS);
+    if (!rows || !col_tuple)
+        goto fail;
+    for (int f = 0; f < N_FIELDS; f++) {
+        cols[f] = PyTuple_New(n_rows);
+        if (!cols[f])
+            goto fail;
+        PyTuple_SET_ITEM(col_tuple, f, cols[f]);
+    }
+    int numbered = 1;
+    int cut = cut_cells(body, end, n_rows, rows, cols, side->heads, &numbered);
+    if (cut < 0)
+        goto fail;
+    if (cut == 0) {
+        Py_DECREF(rows);
+        Py_DECREF(col_tuple);
+        Py_RETURN_NONE;
+    }
+    PyObject *heads;
+    if (!numbered) {
+        heads = Py_None;
+        Py_INCREF(heads);
+    } else if (!is_tree(side->heads, side->state, n_rows)) {
+        heads = Py_False;
+        Py_INCREF(heads);
+    } else {
+        heads = PyList_New(n_rows + 1);
+        if (!heads)
+            goto fail;
+        Py_INCREF(Py_None);
+        PyList_SET_ITEM(heads, 0, Py_None);
+        for (Py_ssize_t w = 0; w < n_rows; w++) {
+            PyObject *h = PyLong_FromLong(side->heads[w]);
+            if (!h) {
+                Py_DECREF(heads);
+                goto fail;
+            }
+            PyList_SET_ITEM(heads, w + 1, h);
+        }
+    }
+    return Py_BuildValue("(nNNON)", n_comments, rows, col_tuple, numbered ? Py_True : Py_False, heads);
+fail:
+    Py_XDECREF(rows);
+    if (col_tuple)
+        Py_DECREF(col_tuple);
+    else
+        for (int f = 0; f < N_FIELDS; f++)
+            Py_XDECREF(cols[f]);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"count_pairs", count_pairs, METH_VARARGS,
      "count_pairs(system_texts, gold_texts) -> (passed, totals, each): the plain pairs with the "
@@ -714,6 +905,9 @@ static PyMethodDef methods[] = {
     {"code_cells", code_cells, METH_VARARGS,
      "code_cells(cells, index) -> bytes: each cell's number in index (new cells added with the next "
      "number, in order of first use), as int64s."},
+    {"plain_sentence", plain_sentence, METH_O,
+     "plain_sentence(block) -> (n_comments, rows, cols, words, heads) or None: a one-sentence block cut "
+     "into cells for the validator's quick way (see scorer.validation.level1.plain_sentence)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -20,6 +20,7 @@ import itertools
 import re
 import unicodedata
 
+from annoscore.scorer.conllu import lane
 from annoscore.scorer.excerpt import quoted
 from annoscore.scorer.columns import COLUMN_NAMES, DEPREL, DEPS, FEATS, FORM, HEAD, ID, LEMMA, UPOS, XPOS
 from annoscore.scorer.validation.chars import (EMPTY_ID, MWT_ID, NON_TAB_SPACE, SENT_ID, WORD_ID, WS, WS2, cell_span,
@@ -35,7 +36,7 @@ class Sentence:
     """One sentence being validated; lines are relative to the block."""
 
     __slots__ = ("lines", "first", "bom", "comment_start", "sentence_line",
-                 "rows", "cols", "out", "sent_id", "keep")
+                 "rows", "cols", "heads", "out", "sent_id", "keep")
 
     def __init__(self, lines: list[str], first: int, bom: bool, keep: frozenset[str]) -> None:
         self.lines = lines              # including the terminator when there is one
@@ -45,6 +46,9 @@ class Sentence:
         self.sentence_line = first      # first line that is not a comment
         self.rows: list[list[str]] = []  # token lines split into cells
         self.cols: tuple | None = None   # the same by column, when the quick way made them
+        # [None, HEAD of word 1, ...] when the compiled quick way found the HEADs
+        # a tree, False when it found them none; None: not looked at.
+        self.heads: list | bool | None = None
         self.out: list[Incident] = []
         self.sent_id: str | None = None
         self.keep = keep
@@ -87,6 +91,42 @@ def plain_sentence(s: Sentence, block: str) -> str | None:
     accepts (so each starts with a digit: no invalid or misplaced line)."""
     if "\ufffd" in block or (not block.isascii() and not unicodedata.is_normalized("NFC", block)):
         return None
+    compiled = lane._plain
+    cut = _cut_compiled(s, block, compiled) if compiled is not None else _cut_python(s, block)
+    if cut is None:
+        return None
+    n_comments, rows, cols, kinds = cut
+    if kinds is None:
+        return None
+    s.sentence_line = s.first + n_comments
+    s.rows = rows
+    s.cols = cols
+    for line in s.lines[:n_comments]:
+        if "sent_id" in line:
+            match = SENT_ID.fullmatch(line)
+            if match:
+                s.sent_id = match.group(1)
+    return kinds
+
+
+def _cut_compiled(s: Sentence, block: str, compiled) -> tuple | None:
+    """`_cut_python` in the compiled plain lane (``_plain.plain_sentence``,
+    which refuses what this refuses and, for a sentence numbered 1..n, also
+    answers `level2.quick_level2`'s question whether the HEADs are a tree)."""
+    cut = compiled.plain_sentence(block)
+    if cut is None:
+        return None
+    n_comments, rows, cols, numbered, heads = cut
+    if numbered:
+        s.heads = heads
+        return n_comments, rows, cols, "w" * len(rows)
+    return n_comments, rows, cols, quick_kinds(rows, cols[ID])
+
+
+def _cut_python(s: Sentence, block: str) -> tuple | None:
+    """(comment lines, rows, columns, kinds) of a block whose token lines
+    are ten non-empty cells without whitespace each (kinds: None when
+    `quick_kinds` does not accept the IDs); None when they are not."""
     lines = s.lines
     n_comments = 0
     end = 0
@@ -104,18 +144,7 @@ def plain_sentence(s: Sentence, block: str) -> str | None:
     if set(map(len, rows)) != {10} or any(map(list.__contains__, rows, _BLANKS)):
         return None  # a line without ten cells, or an empty cell
     cols = tuple(zip(*rows))
-    kinds = quick_kinds(rows, cols[ID])
-    if kinds is None:
-        return None
-    s.sentence_line = s.first + n_comments
-    s.rows = rows
-    s.cols = cols
-    if "sent_id" in block[:end]:
-        for line in lines[:n_comments]:
-            match = SENT_ID.fullmatch(line)
-            if match:
-                s.sent_id = match.group(1)
-    return kinds
+    return n_comments, rows, cols, quick_kinds(rows, cols[ID])
 
 
 def quick_kinds(rows: list[list[str]], ids: list[str] | tuple[str, ...] | None = None) -> str | None:

@@ -512,22 +512,13 @@ def quick_level2(s: Sentence, kinds: str, facts: CellFacts) -> Words | None:
         return None
     cols = s.cols if words is rows and s.cols is not None else tuple(zip(*words))
     ids, _, _, upos, xpos, feats, head_cells, deprels, deps, miscs = cols
-    heads = list(map(_INDEX.get, head_cells))
-    if None in heads or max(heads) > n or heads.count(0) != 1:
-        return None
+    heads = s.heads if words is rows and s.heads is not None else _tree_heads(head_cells, n)
+    if not heads:
+        return None  # a HEAD that is no number within the words, no root or two, a cycle
     deps_values = set(deps)
     deps_values.discard("_")
     if deps_values and max(map(DEPS_LIMIT.__getitem__, deps_values)) > n:
         return None  # a head beyond the words, an unreadable or unsorted DEPS, a bad relation
-    # Every word reachable from the root (a cycle or a self-loop is not):
-    # follow the heads, doubling the steps, until every word is at 0.
-    ancestors = [0] + heads
-    steps = 1
-    while steps < n and any(ancestors):
-        ancestors = [ancestors[a] for a in ancestors]
-        steps += steps
-    if any(ancestors):
-        return None
     if not UPOS_TAGS.issuperset(upos) or "" in xpos:
         return None
     if not (_GOOD_FEATS.issuperset(feats) and _GOOD_DEPRELS.issuperset(deprels)
@@ -549,14 +540,32 @@ def quick_level2(s: Sentence, kinds: str, facts: CellFacts) -> Words | None:
     if feats_values:
         facts.has_features = True
     children: list[list[int]] = [[] for _ in range(n + 1)]
-    for k, h in enumerate(heads, 1):
-        children[h].append(k)
+    for k in range(1, n + 1):
+        children[heads[k]].append(k)
     first = s.sentence_line
     if "m" in kinds:
         lines = [first - 1] + [first + i for i, kind in enumerate(kinds) if kind == "w"]
     else:
         lines = range(first - 1, first + n)
-    return Words(words, cols, [None] + heads, children, lines)
+    return Words(words, cols, heads, children, lines)
+
+
+def _tree_heads(head_cells: tuple[str, ...], n: int) -> list | None:
+    """[None, HEAD of word 1, ...] when the HEADs are numbers within the
+    ``n`` words forming a tree (one root, every word reaching it); None if not."""
+    heads = list(map(_INDEX.get, head_cells))
+    if None in heads or max(heads) > n or heads.count(0) != 1:
+        return None
+    # Every word reachable from the root (a cycle or a self-loop is not):
+    # follow the heads, doubling the steps, until every word is at 0.
+    ancestors = [0] + heads
+    steps = 1
+    while steps < n and any(ancestors):
+        ancestors = [ancestors[a] for a in ancestors]
+        steps += steps
+    if any(ancestors):
+        return None
+    return [None] + heads
 
 
 def positions(values, value) -> list[int]:

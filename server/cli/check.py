@@ -158,7 +158,13 @@ def _prepare_helpers(large: list[str], gold: bool) -> None:
     scored in two processes imports the rest in its helper)."""
     from ..processes import PRELOAD, VALIDATION_PRELOAD, start_forkserver
 
-    if large and not gold:
+    if not large:
+        return
+    from ..engine.conllu import validation_parts
+
+    if not gold and validation_parts.helpers() < 2:  # validated here (`run`): no helpers wanted
+        return
+    if not gold:
         from ..engine.conllu import validation_cache
 
         # Files validated before, unchanged: their validation comes from the cache.
@@ -243,6 +249,18 @@ def run(args: argparse.Namespace) -> int:
 
         validation_cache.set_enabled(False)
     large = _large_files(args.files)
+    if not large:
+        return _check(args, output_format, selection, large)
+    from ..engine.conllu import validation_parts
+    from ..processes import helpers_gain
+
+    with validation_parts.validate_here(not helpers_gain()):
+        return _check(args, output_format, selection, large)
+
+
+def _check(args: argparse.Namespace, output_format: str, selection: Selection, large: list[str]) -> int:
+    """`run` after the command line is checked (``large``: the files large
+    enough for helper processes, which are used only where they gain)."""
     _prepare_helpers(large, bool(args.gold))
     from ..config import Settings
 

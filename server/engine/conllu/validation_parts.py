@@ -27,11 +27,12 @@ from __future__ import annotations
 
 import atexit
 import concurrent.futures
+import contextlib
 import gc
 import os
 import tempfile
 import threading
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from annoscore.scorer.validation import BlockValidation, ValidationSettings, prepare, validate_block
 
@@ -48,12 +49,26 @@ _pool_lock = threading.Lock()
 _failures = 0   # pools that broke (a helper died)
 _broken = False  # helpers cannot be had here: blocks are validated in this process
 _stopped = False  # the program ends: no new helpers (see `shutdown`)
+_here_only = False  # this program validates in its own process (`validate_here`)
 _handing_over: set[threading.Thread] = set()  # the threads of `BlockJob._submit` at work
 
 
 def helpers() -> int:
     """How many helper processes there are to be (0: none, do it here)."""
-    return 0 if _broken or _stopped else default_jobs()
+    return 0 if _broken or _stopped or _here_only else default_jobs()
+
+
+@contextlib.contextmanager
+def validate_here(here: bool = True) -> Iterator[None]:
+    """Within it, no helpers (``here``): every block is validated in this
+    process (``annoscore check`` when helpers would not gain,
+    `server.processes.helpers_gain`)."""
+    global _here_only
+    before, _here_only = _here_only, here
+    try:
+        yield
+    finally:
+        _here_only = before
 
 
 # How much lower the helpers' priority is than this process's: on a machine

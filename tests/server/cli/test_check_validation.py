@@ -15,6 +15,7 @@ status and the options.
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 from collections import Counter
@@ -184,7 +185,7 @@ def test_the_program_checks_a_large_file_with_helpers_and_ends_cleanly(capsys, t
     # pytest worker's, another checkout's) by their session id, which they keep.
     program = subprocess.Popen([sys.executable, "-m", "annoscore", "check", "--json", "--level", "5", "--lang", "en",
                                 str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)
+                               start_new_session=True, env={**os.environ, "ANNOSCORE_HELPERS": "1"})
     stdout, stderr = program.communicate(timeout=120)
     done = subprocess.CompletedProcess(program.args, program.returncode, stdout, stderr)
     assert (done.returncode, json.loads(done.stdout)["files"][0]["diagnostics"]) == (status, diagnostics)
@@ -271,6 +272,7 @@ def test_check_gives_the_helpers_a_head_start_that_the_engine_takes(capsys, tmp_
 
     if validation_parts.helpers() < 2:
         pytest.skip("one core: no helper processes")
+    monkeypatch.setenv("ANNOSCORE_HELPERS", "1")  # (whatever the machine's load)
     path = tmp_path / "en_big-ud-test.conllu"
     path.write_text(inject(repeat(BASE, 240), 4), encoding="utf-8")
     jobs, taken = [], []
@@ -318,3 +320,31 @@ def test_the_engine_takes_a_store_made_already_only_for_its_own_text(tmp_path):
     engine.close(path)
     crs = TextStore(VALID, lone_cr_ends_lines=False)
     assert engine.open(path, path, VALID, store=crs).store is not crs
+
+
+def test_check_validates_in_its_own_process_when_helpers_would_not_gain(capsys, tmp_path, monkeypatch):
+    """No idle core (by the load average, `server.processes.helpers_gain`):
+    a large file is validated in this process, no helper job started, and
+    the diagnostics are those the helpers give."""
+    from annoscore.server import processes
+    from annoscore.server.engine.conllu import validation_parts
+
+    if validation_parts.helpers() < 2:
+        pytest.skip("one core: no helper processes")
+    path = tmp_path / "en_big-ud-test.conllu"
+    path.write_text(inject(repeat(BASE, 240), 5), encoding="utf-8")
+    jobs = []
+    job_init = validation_parts.BlockJob.__init__
+    monkeypatch.setattr(validation_parts.BlockJob, "__init__",
+                        lambda self, *a, **k: (jobs.append(self), job_init(self, *a, **k))[1])
+    monkeypatch.setenv("ANNOSCORE_HELPERS", "1")
+    helped = checked(capsys, path, "--level", "5", "--lang", "en")
+    assert len(jobs) == 1 and len(helped[1]) > 100
+    jobs.clear()
+    monkeypatch.delenv("ANNOSCORE_HELPERS")
+    monkeypatch.setattr(processes.os, "getloadavg", lambda: (processes.default_jobs() - 0.5, 0.0, 0.0))
+    assert not processes.helpers_gain()
+    assert checked(capsys, path, "--level", "5", "--lang", "en") == helped
+    assert jobs == [] and validation_parts.helpers() >= 2  # (only within the check)
+    monkeypatch.setattr(processes.os, "getloadavg", lambda: (0.1, 0.0, 0.0))
+    assert processes.helpers_gain()
