@@ -103,7 +103,8 @@ def entry_key(engine: Any, key: str, path: str | None, text: str, uri: str, enco
     setup = engine.setup_of(path)
     vsettings = settings_for(engine.settings.validation, path)
     validation = None if vsettings is None else _validation_inputs(vsettings)
-    ways = [engine.explains_id_sequence, engine.folds_unparsed, engine.lone_cr_ends_lines, encoding]
+    shows = engine.presentation
+    ways = [shows.explains_id_sequence, shows.folds_unparsed, engine.lone_cr_ends_lines, encoding]
     digest = hashlib.sha256(f"annoscore shown cache {FORMAT}\n".encode())
     for part in (_source_stamp(), repr(engine.settings), repr(setup), json.dumps(ways), uri, repr(validation)):
         digest.update(part.encode("utf-8", "surrogatepass"))
