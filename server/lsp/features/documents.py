@@ -12,6 +12,8 @@ any change would be.
 
 from __future__ import annotations
 
+import logging
+
 from lsprotocol import types
 
 from ..feature import LanguageFeature, handles
@@ -19,6 +21,8 @@ from ..positions import from_client
 from .. import shown_cache
 from ..server import AnnoscoreServer
 from .scoring import Scoring
+
+logger = logging.getLogger("annoscore")
 
 
 class DocumentSync(LanguageFeature):
@@ -79,10 +83,14 @@ class DocumentSync(LanguageFeature):
         ls.keep_shown.pop(key, None)
         if key in ls.engine.documents:  # (open already, as another's gold: shows more than its own)
             return None
-        entry = shown_cache.entry_key(ls.engine, key, path, text, ls.uri_for(key), ls.encoding)
+        try:
+            entry = shown_cache.entry_key(ls.engine, key, path, text, ls.uri_for(key), ls.encoding)
+            kept = None if entry is None else shown_cache.load(entry)
+        except Exception:  # a fault in the cache costs the cache only: the document opens as always
+            logger.exception("the cache of what %s showed could not be read; opened without it", key)
+            return None
         if entry is None:
             return None
-        kept = shown_cache.load(entry)
         if kept is None:
             ls.keep_shown[key] = entry
         return kept

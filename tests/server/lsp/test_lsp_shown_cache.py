@@ -276,3 +276,25 @@ def _without(d: dict, name: str) -> dict:
 def test_an_entry_of_another_shape_is_refused(made):
     with pytest.raises((ValueError, UnicodeDecodeError)):
         shown_cache.decode(made(), "k" * 64)
+
+
+def test_a_fault_in_the_cache_costs_only_the_cache(tmp_path, monkeypatch, caplog):
+    """An error while looking for a kept entry must not stop the opening:
+    the look-up is awaited before the document is announced, so an error
+    escaping it left a document that was never scored (seen once, from a
+    key that read a renamed engine attribute)."""
+    from types import SimpleNamespace
+
+    from annoscore.server.config import Settings
+    from annoscore.server.engine.engine import Engine
+    from annoscore.server.lsp.features.documents import DocumentSync
+
+    def broken(*args, **kwargs):
+        raise AttributeError("a fault in the key")
+
+    monkeypatch.setattr(shown_cache, "entry_key", broken)
+    server = SimpleNamespace(engine=Engine(str(tmp_path), Settings()), shown_from_cache={}, keep_shown={},
+                             uri_for=lambda key: key, encoding="utf-16")
+    with caplog.at_level("ERROR", logger="annoscore"):
+        assert DocumentSync(server)._kept("big.conllu", None, "x" * shown_cache.MIN_CHARS) is None
+    assert "opened without it" in caplog.text and server.keep_shown == {}
