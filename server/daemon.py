@@ -15,7 +15,8 @@ from annoscore.scorer.problems import Problem
 from annoscore.scorer.reading import EMPTY, refusal
 
 from annoscore.scorer.excerpt import one_line, printable_name
-from .config import CONFIG_FILES, Settings, load_project, setup_for
+from .config import Settings, load_project, setup_for
+from .project import CONFIG_FILES
 from . import workspace
 from .workspace import HOW_TO_ALLOW, is_inside
 

@@ -14,7 +14,7 @@ One row per setting, as jedi-language-server and esbonio declare theirs:
   ``"auto"`` among them), ``default`` (as an editor writes it), ``doc`` (one
   line), ``applies`` (who reads it: ``server``, or ``extension`` for the VS
   Code client alone);
-* ``check``: how `server.config` checks a value (``fraction``, ``choice``,
+* ``check``: how `server.config.values` checks a value (``fraction``, ``choice``,
   ...), and ``field``: the attribute of `server.config.Settings` it sets;
 * ``vscode``: what package.json declares beyond type, values and default
   (``markdownDescription``, ``scope``, ...); None for a setting VS Code does

@@ -146,7 +146,7 @@ export function normalizeSettings(raw: RawSettings): NormalizedSettings {
     }
   }
 
-  // The codes' reference page diagnostics link to; checked as the server checks it (server/config.py).
+  // The codes' reference page diagnostics link to; checked as the server checks it (server/config/values.py).
   let docsUrl = DEFAULT_SETTINGS.docsUrl;
   if (raw.docsUrl !== undefined && raw.docsUrl !== null) {
     if (typeof raw.docsUrl === 'string' && (raw.docsUrl === '' || /^https?:\/\/[^\s#]+$/.test(raw.docsUrl))) {

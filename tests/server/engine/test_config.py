@@ -107,7 +107,8 @@ def test_editor_settings_override_and_validate():
 
 
 def test_splits_declare_files_by_path_or_glob(tmp_path):
-    from annoscore.server.config import declared_files, declared_split, project_root
+    from annoscore.server.config import declared_files, declared_split
+    from annoscore.server.project import project_root
 
     (tmp_path / "gold").mkdir()
     for name in ("en-train.conllu", "en-dev.conllu", "en-test.conllu", "notes.txt"):
