@@ -3,7 +3,7 @@
 Used by segmentation (word, boundary, tagged word) and labels (each class).
 The arithmetic is litsea's: P = correct / system, R = correct / gold, each
 0.0 when its denominator is 0, and F1 = 2PR / (P + R), 0.0 when P + R is 0.
-(CoNLL-U keeps its own ``Score``, which follows the official script.)
+(CoNLL-U has its own ``Score``, `scorer.conllu.counts`, which follows the official script.)
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ def harmonic_f1(precision: float, recall: float) -> float:
 
 
 @dataclass(frozen=True, slots=True)
-class Score:
+class PrecisionRecallF1:
     correct: int
     gold_total: int
     system_total: int

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..measures import Score
+from ..measures import PrecisionRecallF1
 from ..stats import wilson_interval
 
 
@@ -93,7 +93,7 @@ class Baselines:
 class LabelScores:
     correct: int
     total: int                      # gold items
-    per_class: dict[str, Score]     # gold classes, sorted by label
+    per_class: dict[str, PrecisionRecallF1]     # gold classes, sorted by label
     unknown: dict[str, int]         # predicted labels gold never uses -> items
     baselines: Baselines
 
@@ -118,7 +118,7 @@ class LabelScores:
         support = counts.support()
         predicted = counts.predicted()
         classes = sorted(support)
-        per_class = {c: Score(counts.pairs.get((c, c), 0), support[c], predicted.get(c, 0)) for c in classes}
+        per_class = {c: PrecisionRecallF1(counts.pairs.get((c, c), 0), support[c], predicted.get(c, 0)) for c in classes}
         correct = sum(s.correct for s in per_class.values())
         total = sum(support.values())
         unknown = {label: n for label, n in sorted(predicted.items()) if label not in support}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from ..measures import Score
+from ..measures import PrecisionRecallF1
 
 METRICS = ("Word", "Boundary", "TaggedWord")
 
@@ -40,11 +40,11 @@ class SegmentationCounts:
     def __sub__(self, other: "SegmentationCounts") -> "SegmentationCounts":
         return SegmentationCounts(*(a - b for a, b in zip(self.as_tuple(), other.as_tuple())))
 
-    def score(self, metric: str) -> Score:
+    def score(self, metric: str) -> PrecisionRecallF1:
         if metric == "Word":
-            return Score(self.word_correct, self.word_gold, self.word_system)
+            return PrecisionRecallF1(self.word_correct, self.word_gold, self.word_system)
         if metric == "Boundary":
-            return Score(self.boundary_correct, self.boundary_gold, self.boundary_system)
+            return PrecisionRecallF1(self.boundary_correct, self.boundary_gold, self.boundary_system)
         if metric == "TaggedWord":
-            return Score(self.tagged_correct, self.tagged_gold, self.tagged_system)
+            return PrecisionRecallF1(self.tagged_correct, self.tagged_gold, self.tagged_system)
         raise KeyError(metric)

@@ -33,7 +33,7 @@ from .score import (
     SNIPPET, TextMismatch, count_identical, count_words, find_mismatch, missing_counts,
     scored_word_count,
 )
-from .tokens import SegmentationOptions, Words, has_tokens, parse_line, split_words
+from .tokens import SegmentationOptions, LineWords, has_tokens, parse_line, split_words
 
 OUTCOME_METRICS = ("Word", "TaggedWord")
 LISTED_TAGS = 10  # unknown tags kept per file for the report (all are counted)
@@ -92,7 +92,7 @@ class _Evaluator:
         self.tagged_outcomes = outcome_metric == "TaggedWord"
 
     def pair(self, gold_index: int, system_index: int | None, gold_line: str, system_line: str | None,
-             gold: Words, system: Words | None) -> None:
+             gold: LineWords, system: LineWords | None) -> None:
         options, outcomes = self.options, self.outcomes
         gold_words, gold_tags = gold.words, gold.tags
         system_words, system_tags = (None, None) if system is None else (system.words, system.tags)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..file_problems import file_problem_lines
-from ..measures import Score
+from ..measures import PrecisionRecallF1
 from ..problems import Problem
 from ..report import Signature, percent, proportion, render_table
 from .evaluate import MismatchedLine, SegmentationResult, TagProblems
@@ -31,7 +31,7 @@ def _interval(ci: tuple[float, float] | None) -> list[float | None] | None:
     return None if ci is None else [proportion(ci[0]), proportion(ci[1])]
 
 
-def score_json(score: Score) -> dict[str, Any]:
+def score_json(score: PrecisionRecallF1) -> dict[str, Any]:
     return {
         "precision": proportion(score.precision),
         "recall": proportion(score.recall),

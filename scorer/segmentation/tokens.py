@@ -77,7 +77,7 @@ def split_tag(token: str) -> tuple[str, str]:
     return word, tag if tag in UPOS_TAGS else UNKNOWN_TAG
 
 
-class Words(NamedTuple):
+class LineWords(NamedTuple):
     """A line's words; with --pos their tags, and how many non-whitespace
     tokens had their tag read as X without saying X (a cheap count, so that
     only such lines need a closer look)."""
@@ -87,11 +87,11 @@ class Words(NamedTuple):
     unknown_tags: int = 0
 
 
-def split_words(line: str, options: SegmentationOptions) -> Words:
+def split_words(line: str, options: SegmentationOptions) -> LineWords:
     """The words of a line and, with --pos, their tags."""
     tokens = split_tokens(line, options.separator)
     if not options.pos:
-        return Words(tokens, None)
+        return LineWords(tokens, None)
     words: list[str] = []
     tags: list[str] = []
     add_word, add_tag = words.append, tags.append
@@ -111,7 +111,7 @@ def split_words(line: str, options: SegmentationOptions) -> Words:
             # tsv space tokens carry no tag, rightly (is_white_space, inlined)
             if not (token.isspace() and SPACE_BUT_NOT_WHITE_SPACE.isdisjoint(token)):
                 unknown += 1
-    return Words(words, tags, unknown)
+    return LineWords(words, tags, unknown)
 
 
 def has_tokens(line: str, options: SegmentationOptions) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .errors import EditError
-from .model import DEPREL, ROOT, Ref, Sentence, Word
+from .model import DEPREL, ROOT, Ref, EditableSentence, Word
 
 
 def chain(word: Word) -> list[Word]:
@@ -19,7 +19,7 @@ def chain(word: Word) -> list[Word]:
     return out
 
 
-def reattach(sentence: Sentence, word: Word, head: Ref, deprel: str | None = None) -> str:
+def reattach(sentence: EditableSentence, word: Word, head: Ref, deprel: str | None = None) -> str:
     """``word``'s HEAD becomes ``head`` (DEPREL too when given; ``root`` for
     the root); its DEPS item for the old head follows.  Refused where it
     would make a cycle or a second root."""

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Union
 
+# (the editing modules take the column numbers from here)
+from ...columns import DEPREL, DEPS, FEATS, FORM, HEAD, ID, LEMMA, MISC, UPOS, XPOS  # noqa: F401
 from .errors import EditError
-
-ID, FORM, LEMMA, UPOS, XPOS, FEATS, HEAD, DEPREL, DEPS, MISC = range(10)
 
 
 class _Root:
@@ -73,7 +73,11 @@ Deps = Union[list[tuple[Ref, str]], str]
 
 
 @dataclass(eq=False)
-class Sentence:
+class EditableSentence:
+    """A sentence as the editing operations change it: its words, ranges and
+    empty nodes in order, heads as references to words (not numbers), so that
+    any edit is renumbered when it is written again (`render`)."""
+
     comments: list[str] = field(default_factory=list)
     words: list[Word] = field(default_factory=list)
     ranges: list[MultiwordRange] = field(default_factory=list)

@@ -15,7 +15,7 @@ from typing import Any, Callable, Container
 
 from .attach import reattach
 from .errors import EditError
-from .model import ROOT, EmptyNode, MultiwordRange, Ref, Sentence, Word
+from .model import ROOT, EmptyNode, MultiwordRange, Ref, EditableSentence, Word
 from .read import read_sentence
 from .render import node_at_line, render_lines
 from .sentences import join_sentences, split_sentence
@@ -46,7 +46,7 @@ def smallest_change(old: list[str], new: list[str]) -> tuple[int, int, list[str]
     return start, end_old, new[start:end_new]
 
 
-def _word_at(sentence: Sentence, line: int) -> Word:
+def _word_at(sentence: EditableSentence, line: int) -> Word:
     node = node_at_line(sentence, line)
     if isinstance(node, MultiwordRange):
         return node.first
@@ -57,7 +57,7 @@ def _word_at(sentence: Sentence, line: int) -> Word:
     raise EditError("put the cursor on a word's line")
 
 
-def word_by_id(sentence: Sentence, value: Any, what: str = "head") -> Ref:
+def word_by_id(sentence: EditableSentence, value: Any, what: str = "head") -> Ref:
     """The word written with ID ``value`` now (0: the root)."""
     try:
         number = int(str(value))
@@ -83,7 +83,7 @@ def _text_arg(args: dict, name: str, default: str = "_") -> str:
 
 
 def _insert(after: bool):
-    def run(sentence: Sentence, word: Word, args: dict) -> str:
+    def run(sentence: EditableSentence, word: Word, args: dict) -> str:
         head = args.get("head")
         return insert_new_word(sentence, word, after, _text_arg(args, "form"), _text_arg(args, "lemma"),
                                _text_arg(args, "upos"), None if head is None else word_by_id(sentence, head),
@@ -91,7 +91,7 @@ def _insert(after: bool):
     return run
 
 
-def _split(sentence: Sentence, word: Word, args: dict) -> str:
+def _split(sentence: EditableSentence, word: Word, args: dict) -> str:
     forms = args.get("forms")
     if forms is not None:
         if not isinstance(forms, (list, tuple)) or len(forms) != 2:
@@ -105,14 +105,14 @@ def _split(sentence: Sentence, word: Word, args: dict) -> str:
     return split_word(sentence, word, (a, b))
 
 
-def _next(sentence: Sentence, word: Word) -> Word:
+def _next(sentence: EditableSentence, word: Word) -> Word:
     i = sentence.index(word)
     if i + 1 >= len(sentence.words):
         raise EditError(f"{sentence.named(word)} is the sentence's last word")
     return sentence.words[i + 1]
 
 
-def _make(sentence: Sentence, word: Word, args: dict) -> str:
+def _make(sentence: EditableSentence, word: Word, args: dict) -> str:
     last = args.get("last")
     end = _next(sentence, word) if last is None else word_by_id(sentence, last, "last word")
     if not isinstance(end, Word):
@@ -120,7 +120,7 @@ def _make(sentence: Sentence, word: Word, args: dict) -> str:
     return make_token(sentence, word, end)
 
 
-def _attach(sentence: Sentence, word: Word, args: dict) -> str:
+def _attach(sentence: EditableSentence, word: Word, args: dict) -> str:
     if "head" not in args:
         raise EditError("say which word to attach to (its ID, 0 for the root)")
     deprel = args.get("deprel")
@@ -129,7 +129,7 @@ def _attach(sentence: Sentence, word: Word, args: dict) -> str:
 
 
 # Operations on one sentence: (sentence, word at the cursor, arguments) → label.
-IN_SENTENCE: dict[str, Callable[[Sentence, Word, dict], str]] = {
+IN_SENTENCE: dict[str, Callable[[EditableSentence, Word, dict], str]] = {
     "insertBefore": _insert(False),
     "insertAfter": _insert(True),
     "delete": lambda s, w, a: delete_word(s, w),

@@ -4,7 +4,7 @@ a sentence that would not be written back as it was (`render`) is refused."""
 from __future__ import annotations
 
 from .errors import EditError
-from .model import DEPS, Deps, EmptyNode, FORM, HEAD, ID, MultiwordRange, ROOT, Ref, Sentence, Word, _Root
+from .model import DEPS, Deps, EmptyNode, FORM, HEAD, ID, MultiwordRange, ROOT, Ref, EditableSentence, Word, _Root
 from .render import render
 
 
@@ -33,12 +33,12 @@ def split_rows(text: str) -> tuple[list[str], list[list[str]]]:
     return comments, rows
 
 
-def read_sentence(text: str) -> Sentence:
+def read_sentence(text: str) -> EditableSentence:
     """The sentence in ``text`` (one block, no blank line), its references
     resolved; EditError when it cannot be edited as a tree without changing
     lines the edit does not touch (IDs out of sequence: renumber first)."""
     comments, rows = split_rows(text)
-    sentence = Sentence(comments=comments)
+    sentence = EditableSentence(comments=comments)
     words = sentence.words
     pending_ranges: list[tuple[list[str], int, int]] = []
     empties: list[tuple[list[str], int]] = []

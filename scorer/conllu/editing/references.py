@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .model import EmptyNode, Ref, Sentence, Word
+from .model import EmptyNode, Ref, EditableSentence, Word
 
 
-def nodes(sentence: Sentence) -> list[Word | EmptyNode]:
+def nodes(sentence: EditableSentence) -> list[Word | EmptyNode]:
     return [*sentence.words, *sentence.empties]
 
 
-def retarget_deps(sentence: Sentence, target: Callable[[Word | EmptyNode, Ref, str], tuple[Ref, str] | None]) -> None:
+def retarget_deps(sentence: EditableSentence, target: Callable[[Word | EmptyNode, Ref, str], tuple[Ref, str] | None]) -> None:
     """Each DEPS item (head, rel) of each node replaced by ``target(node,
     head, rel)`` (None: the item stays); items that come out equal or
     pointing at their own node are dropped."""

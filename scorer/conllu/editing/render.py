@@ -1,11 +1,11 @@
-"""A `model.Sentence` written as CoNLL-U lines, numbered by position."""
+"""A `model.EditableSentence` written as CoNLL-U lines, numbered by position."""
 
 from __future__ import annotations
 
-from .model import DEPS, HEAD, ID, EmptyNode, Ref, Sentence, Word, _Root
+from .model import DEPS, HEAD, ID, EmptyNode, Ref, EditableSentence, Word, _Root
 
 
-def numbering(sentence: Sentence) -> dict[int, str]:
+def numbering(sentence: EditableSentence) -> dict[int, str]:
     """The ID each word and empty node is written with, by ``id()`` of the object."""
     ids: dict[int, str] = {}
     for i, w in enumerate(sentence.words):
@@ -39,11 +39,11 @@ def _sort_key(text_id: str) -> tuple[int, int]:
     return int(whole), int(part or 0)
 
 
-def render_lines(sentence: Sentence) -> list[str]:
+def render_lines(sentence: EditableSentence) -> list[str]:
     return [line for line, _ in layout(sentence)]
 
 
-def layout(sentence: Sentence) -> list[tuple[str, object]]:
+def layout(sentence: EditableSentence) -> list[tuple[str, object]]:
     """Each line written, with what it writes: None for a comment, else the
     word, empty node or multiword range."""
     ids = numbering(sentence)
@@ -89,11 +89,11 @@ def _sorted_deps(deps, ids: dict[int, str]):
     return sorted(deps, key=key)
 
 
-def render(sentence: Sentence) -> str:
+def render(sentence: EditableSentence) -> str:
     return "\n".join(render_lines(sentence))
 
 
-def node_at_line(sentence: Sentence, line: int) -> object:
+def node_at_line(sentence: EditableSentence, line: int) -> object:
     """What ``line`` of the block (0-based) writes: a word, an empty node, a
     multiword range, or None (a comment, or past the end)."""
     rows = layout(sentence)

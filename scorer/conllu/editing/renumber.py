@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from itertools import product
 
 from .errors import EditError
-from .model import DEPS, FORM, HEAD, ID, ROOT, EmptyNode, MultiwordRange, Ref, Sentence, Word
+from .model import DEPS, FORM, HEAD, ID, ROOT, EmptyNode, MultiwordRange, Ref, EditableSentence, Word
 from .read import split_rows
 from .render import render_lines
 
@@ -142,7 +142,7 @@ def renumber(block: str) -> Renumbering:
     if None in kinds:
         bad = kinds.index(None)
         raise EditError(f"the ID '{rows[bad][ID]}' on line {len(comments) + bad + 1} cannot be read")
-    sentence = Sentence(comments=list(comments))
+    sentence = EditableSentence(comments=list(comments))
     by_written: dict[str, list[int]] = {}
     nodes: dict[int, Word | EmptyNode] = {}
     last_word: Word | None = None
@@ -200,7 +200,7 @@ def renumber(block: str) -> Renumbering:
     return result
 
 
-def _advance(sentence: Sentence, pending: list, word: Word) -> None:
+def _advance(sentence: EditableSentence, pending: list, word: Word) -> None:
     """The word joins the ranges read before it that still wait for words."""
     for entry in list(pending):
         cells, left, first = entry

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Container
 
 from .errors import EditError
-from .model import DEPREL, ROOT, EmptyNode, Ref, Sentence, Word
+from .model import DEPREL, ROOT, EmptyNode, Ref, EditableSentence, Word
 from .references import retarget_deps
 from .surface import keep_text, set_text, surface
 
@@ -27,7 +27,7 @@ def _depth(word: Word) -> int:
     return len(chain(word))
 
 
-def _cut(part: Sentence, inside: set[int], label_names: list[str], who: str) -> None:
+def _cut(part: EditableSentence, inside: set[int], label_names: list[str], who: str) -> None:
     """Heads (and DEPS heads) of ``part``'s words outside it are replaced:
     by the part's root, or, when it has none, by a new root: the crossing
     word nearest the old root."""
@@ -63,7 +63,7 @@ def _cut(part: Sentence, inside: set[int], label_names: list[str], who: str) -> 
     retarget_deps(part, target_of)
 
 
-def split_sentence(sentence: Sentence, at: Word, taken: Container[str]) -> tuple[Sentence, Sentence, str]:
+def split_sentence(sentence: EditableSentence, at: Word, taken: Container[str]) -> tuple[EditableSentence, EditableSentence, str]:
     """Two sentences: the words before ``at`` and ``at`` with the words after
     it.  The second gets a new sent_id (see `new_sent_id`) and a ``# text``;
     the first keeps every comment."""
@@ -74,8 +74,8 @@ def split_sentence(sentence: Sentence, at: Word, taken: Container[str]) -> tuple
     if mwt is not None and mwt.first is not at:
         raise EditError(f"{sentence.named(at)} is inside the multiword token '{mwt.form}'; split before the token")
     before = surface(sentence)
-    first = Sentence(comments=list(sentence.comments), words=sentence.words[:k])
-    second = Sentence(words=sentence.words[k:])
+    first = EditableSentence(comments=list(sentence.comments), words=sentence.words[:k])
+    second = EditableSentence(words=sentence.words[k:])
     in_first = {id(w) for w in first.words}
     for r in sentence.ranges:
         (first if id(r.first) in in_first else second).ranges.append(r)
@@ -100,11 +100,11 @@ def split_sentence(sentence: Sentence, at: Word, taken: Container[str]) -> tuple
     return first, second, label
 
 
-def _has_graph(sentence: Sentence) -> bool:
+def _has_graph(sentence: EditableSentence) -> bool:
     return bool(sentence.empties) or any(not isinstance(w.deps, str) for w in sentence.words)
 
 
-def join_sentences(first: Sentence, second: Sentence) -> tuple[Sentence, str]:
+def join_sentences(first: EditableSentence, second: EditableSentence) -> tuple[EditableSentence, str]:
     """One sentence: the second's words after the first's, its root attached
     to the first's root (`JOIN_RELATION`); the first's comments (``# text``
     rebuilt), the second's dropped (named in the label)."""
@@ -118,7 +118,7 @@ def join_sentences(first: Sentence, second: Sentence) -> tuple[Sentence, str]:
             if isinstance(w.deps, str) and w.deps == "_" and not isinstance(w.head, str):
                 w.deps = [(w.head, w.cells[DEPREL])]
         label += f"; the {'next' if graphs[0] else 'first'} sentence's basic heads copied to its DEPS"
-    joined = Sentence(comments=list(first.comments), words=first.words + second.words,
+    joined = EditableSentence(comments=list(first.comments), words=first.words + second.words,
                       ranges=first.ranges + second.ranges, empties=list(first.empties))
     last = first.words[-1]
     for node in second.empties:

@@ -4,10 +4,10 @@ the ``# text`` comment kept to it when an edit changes the surface."""
 from __future__ import annotations
 
 from .misc import no_space_after
-from .model import MISC, Sentence
+from .model import MISC, EditableSentence
 
 
-def tokens(sentence: Sentence) -> list[tuple[str, str]]:
+def tokens(sentence: EditableSentence) -> list[tuple[str, str]]:
     """(FORM, MISC) of each token: a multiword range's own, or the word's."""
     out = []
     starts = {id(mwt.first): mwt for mwt in sentence.ranges}
@@ -24,7 +24,7 @@ def tokens(sentence: Sentence) -> list[tuple[str, str]]:
     return out
 
 
-def surface(sentence: Sentence) -> str:
+def surface(sentence: EditableSentence) -> str:
     parts = []
     for form, misc in tokens(sentence):
         parts.append(form)
@@ -33,7 +33,7 @@ def surface(sentence: Sentence) -> str:
     return "".join(parts).rstrip(" ")
 
 
-def set_text(sentence: Sentence, text: str) -> None:
+def set_text(sentence: EditableSentence, text: str) -> None:
     """The first ``# text`` comment says ``text`` (none is added where there was none)."""
     for k, comment in enumerate(sentence.comments):
         name, sep, _ = comment[1:].partition("=")
@@ -42,7 +42,7 @@ def set_text(sentence: Sentence, text: str) -> None:
             return
 
 
-def keep_text(sentence: Sentence, before: str) -> None:
+def keep_text(sentence: EditableSentence, before: str) -> None:
     """After an edit: ``# text`` rebuilt when the surface changed from ``before`` (only then)."""
     after = surface(sentence)
     if after != before:

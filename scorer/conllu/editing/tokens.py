@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .errors import EditError
 from .misc import joined, no_space_after, token_items, with_items, without_token_items
-from .model import DEPREL, FEATS, FORM, MISC, UPOS, XPOS, MultiwordRange, Sentence, Word
+from .model import DEPREL, FEATS, FORM, MISC, UPOS, XPOS, MultiwordRange, EditableSentence, Word
 from .surface import keep_text, surface
 
 # The relation the split-off word gets to the word it came from: the
@@ -13,7 +13,7 @@ from .surface import keep_text, surface
 SPLIT_RELATION = "dep"
 
 
-def split_word(sentence: Sentence, word: Word, forms: tuple[str, str]) -> str:
+def split_word(sentence: EditableSentence, word: Word, forms: tuple[str, str]) -> str:
     """The word becomes two words ``forms`` under a multiword token with the
     word's FORM (or inside the token it is in already).  Both words carry the
     word's UPOS, XPOS, FEATS and MISC (Arborator #183); the first keeps its
@@ -49,7 +49,7 @@ def split_word(sentence: Sentence, word: Word, forms: tuple[str, str]) -> str:
     return f"{label}; '{b}' attached to '{a}' as {SPLIT_RELATION}"
 
 
-def make_token(sentence: Sentence, first: Word, last: Word) -> str:
+def make_token(sentence: EditableSentence, first: Word, last: Word) -> str:
     """Words ``first`` .. ``last`` become one multiword token, its FORM their
     FORMs joined, the last word's SpaceAfter moved to it."""
     i, j = sentence.index(first), sentence.index(last)
@@ -73,7 +73,7 @@ def make_token(sentence: Sentence, first: Word, last: Word) -> str:
     return f"Make words {i + 1}-{j + 1} the multiword token '{form}'"
 
 
-def undo_token(sentence: Sentence, word: Word) -> str:
+def undo_token(sentence: EditableSentence, word: Word) -> str:
     """The multiword token the word is in goes; its words keep their FORMs,
     written without space between them, the last one taking the token's SpaceAfter."""
     mwt = sentence.range_of(word)

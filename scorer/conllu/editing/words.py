@@ -5,7 +5,7 @@ from __future__ import annotations
 from .attach import chain
 from .errors import EditError
 from .misc import token_items, with_items, without_token_items
-from .model import DEPREL, FORM, LEMMA, MISC, ROOT, UPOS, Ref, Sentence, Word
+from .model import DEPREL, FORM, LEMMA, MISC, ROOT, UPOS, Ref, EditableSentence, Word
 from .references import retarget_deps
 from .surface import keep_text, surface
 
@@ -27,7 +27,7 @@ def new_word(form: str = "_", lemma: str = "_", upos: str = "_", head: Ref | Non
     return Word(cells, head, [(head, rel)] if enhanced else "_")
 
 
-def insert_word(sentence: Sentence, anchor: Word, after: bool, word: Word) -> str:
+def insert_word(sentence: EditableSentence, anchor: Word, after: bool, word: Word) -> str:
     """``word`` put before or after ``anchor`` (inside the anchor's multiword
     token when it lands between two of its words)."""
     if word.head is ROOT and sentence.roots():
@@ -41,17 +41,17 @@ def insert_word(sentence: Sentence, anchor: Word, after: bool, word: Word) -> st
     return label
 
 
-def _uses_enhanced(sentence: Sentence) -> bool:
+def _uses_enhanced(sentence: EditableSentence) -> bool:
     return any(not isinstance(w.deps, str) or w.deps != "_" for w in sentence.words)
 
 
-def insert_new_word(sentence: Sentence, anchor: Word, after: bool, form: str = "_", lemma: str = "_",
+def insert_new_word(sentence: EditableSentence, anchor: Word, after: bool, form: str = "_", lemma: str = "_",
                     upos: str = "_", head: Ref | None = None, deprel: str | None = None) -> str:
     return insert_word(sentence, anchor, after,
                        new_word(form, lemma, upos, head, deprel, enhanced=_uses_enhanced(sentence)))
 
 
-def delete_word(sentence: Sentence, word: Word) -> str:
+def delete_word(sentence: EditableSentence, word: Word) -> str:
     """The word goes; its dependents attach to its head (a root's dependents:
     the first that is not punctuation becomes the root, the others attach to
     it); a multiword token it was in shrinks, or goes when one word is left."""
@@ -111,7 +111,7 @@ def delete_word(sentence: Sentence, word: Word) -> str:
     return label
 
 
-def merge_words(sentence: Sentence, first: Word, second: Word) -> str:
+def merge_words(sentence: EditableSentence, first: Word, second: Word) -> str:
     """Two neighbouring words become one: the one above the other in the tree
     keeps its cells and head (else the first), FORMs joined (a multiword token of exactly
     these two words gives its FORM and goes)."""
@@ -151,5 +151,5 @@ def merge_words(sentence: Sentence, first: Word, second: Word) -> str:
     return f"{label} into '{form}'"
 
 
-def _names(sentence: Sentence, words: list[Word]) -> str:
+def _names(sentence: EditableSentence, words: list[Word]) -> str:
     return ", ".join(sentence.named(w) for w in words)
