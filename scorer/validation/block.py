@@ -22,7 +22,7 @@ from dataclasses import replace
 from annoscore.scorer.columns import DEPS
 from annoscore.scorer.validation.chars import is_whitespace_line
 from annoscore.scorer.validation.incident import Incident
-from annoscore.scorer.validation.level1 import (Sentence, check_columns, check_ids, check_lines,
+from annoscore.scorer.validation.level1 import (ValidatedSentence, check_columns, check_ids, check_lines,
                                       check_ranges, plain_sentence, quick_kinds)
 from annoscore.scorer.validation.level2 import (CellFacts, check_cells, check_references, check_tree, quick_level2,
                                       row_kinds)
@@ -124,12 +124,12 @@ def validate_block(block: str, settings: ValidationSettings | Prepared, terminat
         own = lines[start:stop]
         if stop == len(lines) and terminated and not _ends_sentence(own[-1]):
             own.append("")  # the blank line after the block ends this sentence
-        s = Sentence(own, start, bom and start == 0, keep)
+        s = ValidatedSentence(own, start, bom and start == 0, keep)
         _contained(s, prepared, cells, acc, plain, out, faults, stop)
     if terminated and _ends_sentence(lines[-1]):
         # The block ended on a whitespace-only line: the blank line after it
         # is a sentence of its own (an empty one).
-        s = Sentence([""], len(lines), False, keep)
+        s = ValidatedSentence([""], len(lines), False, keep)
         _contained(s, prepared, cells, acc, None, out, faults, len(lines))
     result.incidents = tuple(out)
     result.faults = tuple(faults)
@@ -137,7 +137,7 @@ def validate_block(block: str, settings: ValidationSettings | Prepared, terminat
     return result
 
 
-def _contained(s: Sentence, prepared: Prepared, cells: CellFacts, acc: _Accumulator, block: str | None,
+def _contained(s: ValidatedSentence, prepared: Prepared, cells: CellFacts, acc: _Accumulator, block: str | None,
                out: list[Incident], faults: list[tuple[int, int, str]], stop: int) -> None:
     """Validate one sentence; a fault of ours in its checks costs that
     sentence only: its incidents are dropped and the fault is recorded for
@@ -192,7 +192,7 @@ class _Accumulator:
                               or result.ref_candidates)
 
 
-def _validate_sentence(s: Sentence, prepared: Prepared, cells: CellFacts, acc: _Accumulator,
+def _validate_sentence(s: ValidatedSentence, prepared: Prepared, cells: CellFacts, acc: _Accumulator,
                        block: str | None = None) -> None:
     try:
         _run_checks(s, prepared, cells, acc, block)
@@ -202,7 +202,7 @@ def _validate_sentence(s: Sentence, prepared: Prepared, cells: CellFacts, acc: _
             s.out = [i if i.sent_id == s.sent_id else replace(i, sent_id=s.sent_id) for i in s.out]
 
 
-def _run_checks(s: Sentence, prepared: Prepared, cells: CellFacts, acc: _Accumulator,
+def _run_checks(s: ValidatedSentence, prepared: Prepared, cells: CellFacts, acc: _Accumulator,
                 block: str | None) -> None:
     kinds = plain_sentence(s, block) if block is not None else None
     clean_cells = kinds is not None
@@ -270,7 +270,7 @@ def _run_checks(s: Sentence, prepared: Prepared, cells: CellFacts, acc: _Accumul
                                  for line, empty, orphan in tree_facts.egraph_events)
 
 
-def _check_metadata(s: Sentence, prepared: Prepared, kinds: str, clean_cells: bool, acc: _Accumulator) -> None:
+def _check_metadata(s: ValidatedSentence, prepared: Prepared, kinds: str, clean_cells: bool, acc: _Accumulator) -> None:
     """The comment lines' checks (sent_id, parallel_id, text), their facts kept for the document."""
     meta = MetaFacts()
     comments = [(s.first + k, s.lines[k]) for k in range(s.sentence_line - s.comment_start)]
@@ -293,7 +293,7 @@ def _check_metadata(s: Sentence, prepared: Prepared, kinds: str, clean_cells: bo
 
 
 @checks("spaceafter-newdocpar")
-def check_spaceafter_before_newdocpar(s: Sentence, spaceafter: bool) -> None:
+def check_spaceafter_before_newdocpar(s: ValidatedSentence, spaceafter: bool) -> None:
     """A new document or paragraph (``# newdoc``, ``# newpar``) does not
     start right after a sentence whose last token has SpaceAfter=No (a
     block's first sentence: the document looks at the block before)."""

@@ -2,7 +2,7 @@
 
 A *sentence* here is what the official validator reads as one: the lines up
 to and including the next empty or whitespace-only line (its terminator).
-`Sentence` holds those lines, the incidents found so far and what later
+`ValidatedSentence` holds those lines, the incidents found so far and what later
 levels need.  The checks run in the validator's order and return whether
 the sentence may be checked further: a sentence with level-1 errors is not
 (with the validator's one exception: an unterminated last sentence that has
@@ -32,7 +32,7 @@ from annoscore.scorer.validation.registry import checks
 _NUMBERS = [str(i) for i in range(4096)]
 
 
-class Sentence:
+class ValidatedSentence:
     """One sentence being validated; lines are relative to the block."""
 
     __slots__ = ("lines", "first", "bom", "comment_start", "sentence_line",
@@ -82,7 +82,7 @@ _CELL_SPACE = re.compile("[ \x0b\x0c\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028
 _ASCII_SPACES = "\r\x0b\x0c\x1c\x1d\x1e\x1f"  # (with the space, searched apart)
 
 
-def plain_sentence(s: Sentence, block: str) -> str | None:
+def plain_sentence(s: ValidatedSentence, block: str) -> str | None:
     """The quick way through `check_lines`, `check_columns`, `check_ids` and
     `check_ranges` for a block that is one terminated sentence: the kinds of
     its token lines (``s.rows`` set) when none of them would report
@@ -109,7 +109,7 @@ def plain_sentence(s: Sentence, block: str) -> str | None:
     return kinds
 
 
-def _cut_compiled(s: Sentence, block: str, compiled) -> tuple | None:
+def _cut_compiled(s: ValidatedSentence, block: str, compiled) -> tuple | None:
     """`_cut_python` in the compiled plain lane (``_plain.plain_sentence``,
     which refuses what this refuses and, for a sentence numbered 1..n, also
     answers `level2.quick_level2`'s question whether the HEADs are a tree)."""
@@ -123,7 +123,7 @@ def _cut_compiled(s: Sentence, block: str, compiled) -> tuple | None:
     return n_comments, rows, cols, quick_kinds(rows, cols[ID])
 
 
-def _cut_python(s: Sentence, block: str) -> tuple | None:
+def _cut_python(s: ValidatedSentence, block: str) -> tuple | None:
     """(comment lines, rows, columns, kinds) of a block whose token lines
     are ten non-empty cells without whitespace each (kinds: None when
     `quick_kinds` does not accept the IDs); None when they are not."""
@@ -180,7 +180,7 @@ def quick_kinds(rows: list[list[str]], ids: list[str] | tuple[str, ...] | None =
 
 
 @checks("misplaced-comment pseudo-empty-line extra-empty-line empty-sentence invalid-line missing-empty-line")
-def check_lines(s: Sentence) -> bool:
+def check_lines(s: ValidatedSentence) -> bool:
     """A sentence is its comment lines (``#``), then its token lines (each
     starting with a digit), then one empty line.  A comment after a token
     line, a line that starts with neither, a line of whitespace only, an
@@ -246,7 +246,7 @@ def _column_name(column: int) -> str:
 
 
 @checks("invalid-utf")
-def check_utf(s: Sentence, line: int | str, lineno: int) -> None:
+def check_utf(s: ValidatedSentence, line: int | str, lineno: int) -> None:
     """The file is valid UTF-8: a byte that is not reads as U+FFFD, which is reported at its cell and character."""
     text = line  # type: ignore[assignment]
     cells = text.split("\t")
@@ -262,7 +262,7 @@ def check_utf(s: Sentence, line: int | str, lineno: int) -> None:
 
 
 @checks("unicode-normalization")
-def check_normalization(s: Sentence, text: str, lineno: int) -> None:
+def check_normalization(s: ValidatedSentence, text: str, lineno: int) -> None:
     """Every line is in Unicode normalization form C (NFC); the first
     character that differs from its NFC form is reported."""
     normalized = unicodedata.normalize("NFC", text)
@@ -287,7 +287,7 @@ def check_normalization(s: Sentence, text: str, lineno: int) -> None:
 
 
 @checks("number-of-columns")
-def check_columns(s: Sentence) -> bool:
+def check_columns(s: ValidatedSentence) -> bool:
     """A token line has exactly ten cells, separated by tabs; its cells'
     whitespace is then checked (`check_whitespace`)
     (``check_sentence_columns``)."""
@@ -317,7 +317,7 @@ _NO_SPACE_COLUMNS = (ID, UPOS, XPOS, FEATS, HEAD, DEPREL, DEPS)
 
 @checks("invalid-whitespace-mwt invalid-whitespace empty-column leading-whitespace trailing-whitespace "
         "repeated-whitespace")
-def check_whitespace(s: Sentence, cols: list[str], line: str, lineno: int) -> None:
+def check_whitespace(s: ValidatedSentence, cols: list[str], line: str, lineno: int) -> None:
     """No cell is empty (``_`` stands for no value); FORM and LEMMA may hold
     single inner spaces (not a multiword token's), the other columns but
     MISC none; no cell starts or ends with whitespace or has two
@@ -348,7 +348,7 @@ def check_whitespace(s: Sentence, cols: list[str], line: str, lineno: int) -> No
 
 @checks("invalid-word-id invalid-word-interval misplaced-word-interval misplaced-empty-node word-id-sequence "
         "reversed-word-interval word-interval-out")
-def check_ids(s: Sentence) -> bool:
+def check_ids(s: ValidatedSentence) -> bool:
     """IDs are words 1, 2, 3, ... in order, multiword-token ranges ``N-M``
     (N < M, within the sentence) right before their first word, and empty
     nodes ``N.1``, ``N.2``, ... right after word N; a malformed ID is
@@ -419,7 +419,7 @@ def check_ids(s: Sentence) -> bool:
 
 
 @checks("overlapping-word-intervals")
-def check_ranges(s: Sentence) -> bool:
+def check_ranges(s: ValidatedSentence) -> bool:
     """Multiword-token ranges do not overlap: a word belongs to one token at
     most (``check_token_range_overlaps``)."""
     ok = True

@@ -17,7 +17,7 @@ Most sentences are clean, and `quick_level2` says so for all three steps
 at once from whole columns (heads as numbers, the tree's reachability by
 doubling the head steps, the sets of cell values against the values known
 good); when it cannot, the exact per-line checks above run and report.
-The `Words` it returns (columns, heads, children) are what the level 3-5
+The `WordColumns` it returns (columns, heads, children) are what the level 3-5
 checks build on.
 """
 
@@ -31,7 +31,7 @@ from annoscore.scorer.excerpt import excerpt, quoted
 from annoscore.scorer.columns import COLUMN_NAMES, DEPREL, DEPS, FEATS, HEAD, ID, LEMMA, MISC, UPOS, XPOS
 from annoscore.scorer.validation.chars import EHEAD_RE, HEAD_RE, WS_CLASS, cell_span, item_span
 from annoscore.scorer.validation.langdata import UDEPRELS, UPOS as UPOS_TAGS
-from annoscore.scorer.validation.level1 import Sentence
+from annoscore.scorer.validation.level1 import ValidatedSentence
 from annoscore.scorer.validation.memo import Memo
 from annoscore.scorer.validation.registry import checks
 
@@ -70,7 +70,7 @@ DEPS_PAIRS = Memo(parse_deps)
 
 
 @checks("invalid-head invalid-deps invalid-ehead unknown-head unknown-ehead")
-def check_references(s: Sentence, kinds: str) -> bool:
+def check_references(s: ValidatedSentence, kinds: str) -> bool:
     """HEAD is a number (0 or a word's ID), DEPS a ``_`` or ``head:relation``
     items whose heads are IDs (of words or empty nodes, or 0), and every
     head named exists in the sentence (``check_id_references``)."""
@@ -116,7 +116,7 @@ def check_references(s: Sentence, kinds: str) -> bool:
 
 
 @checks("head-self-loop multiple-roots non-tree")
-def check_tree(s: Sentence, kinds: str) -> bool:
+def check_tree(s: ValidatedSentence, kinds: str) -> bool:
     """The basic tree is a tree: no word is its own head, exactly one word
     has HEAD 0, and every word is reached from the root (no cycle)
     (``check_tree``)."""
@@ -305,7 +305,7 @@ def misc_issues(misc: str) -> tuple:
 MISC_ISSUES = Memo(misc_issues)
 
 
-def _report(s: Sentence, lineno: int, column: int, issues: tuple) -> None:
+def _report(s: ValidatedSentence, lineno: int, column: int, issues: tuple) -> None:
     text = s.text_of(lineno)
     for test_id, item, message in issues:
         if item is None:
@@ -331,7 +331,7 @@ class CellFacts:
 
 
 @checks("mwt-nonempty-field empty-node-nonempty-field unknown-upos empty-string-in-xpos deps-self-loop")
-def check_cells(s: Sentence, kinds: str, facts: CellFacts) -> bool:
+def check_cells(s: ValidatedSentence, kinds: str, facts: CellFacts) -> bool:
     """Each line's cells: a multiword token has ``_`` in every column but ID,
     FORM and MISC, an empty node ``_`` in HEAD and DEPREL; UPOS is one of
     the 17 universal tags; XPOS is not the empty string; no enhanced
@@ -479,7 +479,7 @@ DEPS_HEAD_SET = Memo(lambda deps: frozenset(h for h, _ in DEPS_PAIRS[deps] or ()
 DEPS_HEAD_SET["_"] = frozenset()
 
 
-class Words:
+class WordColumns:
     """The word lines of a sentence without empty nodes, by column, with
     the basic tree: what the quick checks and `tree.Tree` share."""
 
@@ -493,7 +493,7 @@ class Words:
         self.lines = lines        # block-relative line of word k at index k (0: before the first)
 
 
-def quick_level2(s: Sentence, kinds: str, facts: CellFacts) -> Words | None:
+def quick_level2(s: ValidatedSentence, kinds: str, facts: CellFacts) -> WordColumns | None:
     """`check_references`, `check_tree` and `check_cells` at once for a
     sentence without empty nodes, by whole columns: the words, when none of
     them would report anything; None (nothing changed) otherwise."""
@@ -547,7 +547,7 @@ def quick_level2(s: Sentence, kinds: str, facts: CellFacts) -> Words | None:
         lines = [first - 1] + [first + i for i, kind in enumerate(kinds) if kind == "w"]
     else:
         lines = range(first - 1, first + n)
-    return Words(words, cols, heads, children, lines)
+    return WordColumns(words, cols, heads, children, lines)
 
 
 def _tree_heads(head_cells: tuple[str, ...], n: int) -> list | None:

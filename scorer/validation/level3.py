@@ -29,7 +29,7 @@ from annoscore.scorer.excerpt import excerpt, quoted
 from annoscore.scorer.columns import DEPREL, DEPS, FEATS, HEAD, LEMMA, MISC, UPOS
 from annoscore.scorer.validation.chars import cell_span, item_span
 from annoscore.scorer.validation.incident import Incident
-from annoscore.scorer.validation.level1 import Sentence
+from annoscore.scorer.validation.level1 import ValidatedSentence
 from annoscore.scorer.validation.level2 import DEPS_HEAD_SET, DEPS_PAIRS, positions
 from annoscore.scorer.validation.memo import Memo
 from annoscore.scorer.validation.registry import checks
@@ -166,13 +166,13 @@ class TreeFacts:
         self.egraph_events: list[tuple[int, bool, bool]] = []
 
 
-def _add(s: Sentence, t: Tree, test_id: str, k: int, message: str, column: int | None = None) -> None:
+def _add(s: ValidatedSentence, t: Tree, test_id: str, k: int, message: str, column: int | None = None) -> None:
     line = t.line[k]
     span = cell_span(s.text_of(line), column) if column is not None else None
     s.add(test_id, line, message, span)
 
 
-def _conditional(s: Sentence, t: Tree, facts: TreeFacts, test_id: str, k: int, message: str,
+def _conditional(s: ValidatedSentence, t: Tree, facts: TreeFacts, test_id: str, k: int, message: str,
                  column: int) -> None:
     if test_id in s.keep:
         line = t.line[k]
@@ -184,7 +184,7 @@ def _conditional(s: Sentence, t: Tree, facts: TreeFacts, test_id: str, k: int, m
 
 
 @checks("0-is-not-root root-is-not-0 enhanced-0-is-not-root enhanced-root-is-not-0")
-def check_roots(s: Sentence, t: Tree, facts: TreeFacts) -> None:
+def check_roots(s: ValidatedSentence, t: Tree, facts: TreeFacts) -> None:
     """A word attached to 0 has the relation ``root``, and only such a word;
     the same in the enhanced graph (DEPS).  Collects the facts of the
     empty-node/``orphan`` rule for the document (``check_zero_root``,
@@ -225,7 +225,7 @@ def check_roots(s: Sentence, t: Tree, facts: TreeFacts) -> None:
 
 
 @checks("unconnected-egraph")
-def egraph_unconnected(s: Sentence, t: Tree) -> None:
+def egraph_unconnected(s: ValidatedSentence, t: Tree) -> None:
     """Level 2: every node of an enhanced graph (words and empty nodes) is
     reached from 0 through DEPS (``check_egraph_connected``)."""
     blanks = t.raw_deps.count("_") - 1  # (index 0, the root, is "_" too)
@@ -290,7 +290,7 @@ class WordContext:
     __slots__ = ("s", "t", "facts", "n", "upos", "udeprel", "deprel", "head", "children", "keep",
                  "feats_facts", "relations", "fixed_heads", "goeswith_heads", "_projective")
 
-    def __init__(self, s: Sentence, t: Tree, facts: TreeFacts) -> None:
+    def __init__(self, s: ValidatedSentence, t: Tree, facts: TreeFacts) -> None:
         self.s, self.t, self.facts, self.n = s, t, facts, t.n
         self.upos, self.udeprel, self.deprel, self.head, self.children = (
             t.upos, t.udeprel, t.deprel, t.head, t.children)
@@ -310,7 +310,7 @@ class WordContext:
         return self._projective
 
 
-def check_words(s: Sentence, t: Tree, facts: TreeFacts) -> None:
+def check_words(s: ValidatedSentence, t: Tree, facts: TreeFacts) -> None:
     """The level-3 checks of the basic tree's words, in the validator's order."""
     if not t.n:
         return

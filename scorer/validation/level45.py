@@ -19,7 +19,7 @@ from annoscore.scorer.excerpt import excerpt, quoted
 from annoscore.scorer.columns import DEPREL, DEPS, FEATS, FORM, LEMMA, MISC, UPOS
 from annoscore.scorer.validation.chars import WS, cell_span, item_span
 from annoscore.scorer.validation.langdata import LanguageData
-from annoscore.scorer.validation.level1 import Sentence
+from annoscore.scorer.validation.level1 import ValidatedSentence
 from annoscore.scorer.validation.level2 import DEPS_PAIRS, CellFacts
 from annoscore.scorer.validation.memo import Memo
 from annoscore.scorer.validation.registry import checks
@@ -124,7 +124,7 @@ def _alt(misc: dict):
     return value if value != "" else None
 
 
-def check_language(s: Sentence, t: Tree, level: int, lang: str, data: LanguageData,
+def check_language(s: ValidatedSentence, t: Tree, level: int, lang: str, data: LanguageData,
                    cells: CellFacts) -> None:
     """The level 4 (and, at level 5, 5) checks of every node."""
     checks = LanguageChecks.of(data, lang)
@@ -177,7 +177,7 @@ class NodeContext:
 
     __slots__ = ("s", "t", "nodes", "lang", "data", "cells", "checks", "any_lang")
 
-    def __init__(self, s: Sentence, t: Tree, lang: str, data: LanguageData, cells: CellFacts,
+    def __init__(self, s: ValidatedSentence, t: Tree, lang: str, data: LanguageData, cells: CellFacts,
                  checks: LanguageChecks) -> None:
         self.s, self.t, self.lang, self.data, self.cells, self.checks = s, t, lang, data, cells, checks
         self.nodes = _nodes(t)
@@ -189,7 +189,7 @@ class NodeContext:
         return _alt(node.misc) if self.any_lang else None
 
 
-def _check_nodes(s: Sentence, t: Tree, level: int, lang: str, data: LanguageData,
+def _check_nodes(s: ValidatedSentence, t: Tree, level: int, lang: str, data: LanguageData,
                  cells: CellFacts, checks: LanguageChecks) -> None:
     """Every node, the validator's way (empty nodes, code switching, ...)."""
     c = NodeContext(s, t, lang, data, cells, checks)

@@ -21,7 +21,7 @@ from annoscore.scorer.problems import Related
 from annoscore.scorer.excerpt import excerpt, quoted
 from annoscore.scorer.columns import FORM, ID, MISC
 from annoscore.scorer.validation.chars import NEWDOC, NEWPAR, PARALLEL_ID, SENT_ID, TEXT, cell_span, shorten
-from annoscore.scorer.validation.level1 import Sentence
+from annoscore.scorer.validation.level1 import ValidatedSentence
 from annoscore.scorer.validation.memo import Memo
 from annoscore.scorer.validation.registry import checks
 
@@ -40,13 +40,13 @@ class MetaFacts:
         self.spaceafter: bool | None = None      # SpaceAfter=No in effect after it (None: unchanged)
 
 
-def _comments(s: Sentence) -> list[tuple[int, str]]:
+def _comments(s: ValidatedSentence) -> list[tuple[int, str]]:
     n = s.sentence_line - s.comment_start
     return [(s.first + k, s.lines[k]) for k in range(n)]
 
 
 @checks("invalid-sent-id missing-sent-id multiple-sent-id slash-in-sent-id")
-def check_sent_id(s: Sentence, lang: str, facts: MetaFacts, comments=None) -> None:
+def check_sent_id(s: ValidatedSentence, lang: str, facts: MetaFacts, comments=None) -> None:
     """Every sentence has exactly one well-formed ``# sent_id = ID`` (no
     whitespace in the ID); a slash in it is reserved for parallel treebanks
     (one, with the language 'ud').  Uniqueness in the corpus: the document's."""
@@ -77,7 +77,7 @@ def check_sent_id(s: Sentence, lang: str, facts: MetaFacts, comments=None) -> No
 
 
 @checks("invalid-parallel-id multiple-parallel-id")
-def check_parallel_id(s: Sentence, facts: MetaFacts, comments=None) -> None:
+def check_parallel_id(s: ValidatedSentence, facts: MetaFacts, comments=None) -> None:
     """At most one ``# parallel_id = corpus/sentence`` line, with an
     optional ``/altN``, ``/partN`` or ``/altNpartN``; the sequences of alts
     and parts across sentences are the document's."""
@@ -110,7 +110,7 @@ def check_parallel_id(s: Sentence, facts: MetaFacts, comments=None) -> None:
 _ODD_SPACEAFTER = re.compile(r"(?:^|\|)SpaceAfter=(?!No(?:\||$))")
 
 
-def _spelled(s: Sentence, kinds: str, text: str) -> bool | None:
+def _spelled(s: ValidatedSentence, kinds: str, text: str) -> bool | None:
     """The quick way through the FORMs-against-text walk, for a sentence
     whose cells hold no whitespace and are not empty (level 1 found none)
     and has no empty nodes: when the text is exactly the FORMs of its
@@ -156,7 +156,7 @@ _GAP = Memo(_gap)
 
 
 @checks("multiple-newdoc multiple-newpar missing-text multiple-text empty-text text-trailing-whitespace")
-def check_text(s: Sentence, kinds: str, facts: MetaFacts, clean_cells: bool = False,
+def check_text(s: ValidatedSentence, kinds: str, facts: MetaFacts, clean_cells: bool = False,
                comments=None) -> None:
     """A sentence has at most one ``# newdoc`` and one ``# newpar`` line,
     and exactly one ``# text = ...``, neither empty nor ending in
@@ -202,7 +202,7 @@ def check_text(s: Sentence, kinds: str, facts: MetaFacts, clean_cells: bool = Fa
 
 @checks("nospaceafter-yes spaceafter-value spaceafter-empty-node spaceafter-mwt-node text-form-mismatch "
         "missing-spaceafter text-extra-chars")
-def check_forms_spell_text(s: Sentence, kinds: str, facts: MetaFacts, text_line: int, text: str,
+def check_forms_spell_text(s: ValidatedSentence, kinds: str, facts: MetaFacts, text_line: int, text: str,
                            base: int) -> None:
     """The tokens' FORMs, each followed by a space unless its MISC says
     SpaceAfter=No, spell out ``# text`` (the words of a multiword token are

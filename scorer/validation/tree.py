@@ -20,8 +20,8 @@ number being 0, a word number or an empty node's float.
 from __future__ import annotations
 
 from annoscore.scorer.columns import DEPREL, DEPS, FEATS, FORM, HEAD, ID, LEMMA, MISC, UPOS
-from annoscore.scorer.validation.level1 import Sentence
-from annoscore.scorer.validation.level2 import DEPS_PAIRS, Words
+from annoscore.scorer.validation.level1 import ValidatedSentence
+from annoscore.scorer.validation.level2 import DEPS_PAIRS, WordColumns
 from annoscore.scorer.validation.memo import Memo
 
 
@@ -47,7 +47,7 @@ class Tree:
                  "raw_deps", "line", "rows", "mwt_row", "children", "empty", "sentence",
                  "_misc_items", "node_line", "heads_text", "mwt_feats")
 
-    def __init__(self, s: Sentence, kinds: str, words: Words | None = None) -> None:
+    def __init__(self, s: ValidatedSentence, kinds: str, words: WordColumns | None = None) -> None:
         self.sentence = s
         self._misc_items: dict[int, dict] = {}
         self.node_line = None
@@ -92,7 +92,7 @@ class Tree:
         self.empty = [(float(cols[ID]), first + i, cols)
                       for i, (cols, kind) in enumerate(zip(rows, kinds)) if kind == "e"]
 
-    def _from_words(self, words: Words) -> None:
+    def _from_words(self, words: WordColumns) -> None:
         """The same lists from the columns the quick level-2 checks made."""
         _, form, lemma, upos, _, feats, _, deprel, deps, misc = words.cols
         self.n = len(form)

@@ -19,7 +19,7 @@ import pytest
 from annoscore.scorer.columns import HEAD
 from annoscore.scorer.conllu import lane
 from annoscore.scorer.validation import ValidationSettings, prepare, validate_block
-from annoscore.scorer.validation.level1 import Sentence, _cut_compiled, _cut_python
+from annoscore.scorer.validation.level1 import ValidatedSentence, _cut_compiled, _cut_python
 from annoscore.scorer.validation.level2 import _tree_heads
 from tests.support.data import shared_path
 from tests.support.validation_inject import inject, random_damage, repeat, scenarios
@@ -47,8 +47,8 @@ def cut_both(block: str) -> tuple:
     """Both lanes' cut of one block (and the compiled one's tree verdict
     against the Python one's); asserts they agree, returns the compiled one's."""
     lines = block.split("\n") + [""]
-    python = _cut_python(Sentence(lines, 0, False, frozenset()), block)
-    s = Sentence(lines, 0, False, frozenset())
+    python = _cut_python(ValidatedSentence(lines, 0, False, frozenset()), block)
+    s = ValidatedSentence(lines, 0, False, frozenset())
     compiled = _cut_compiled(s, block, lane._plain)
     if compiled is not None and compiled[3] is not None or python is not None and python[3] is not None:
         assert compiled == python, block  # what the quick way goes on with
@@ -88,7 +88,7 @@ def test_the_lanes_cut_damaged_sentences_alike():
 
 
 def _compiled_heads(block: str):
-    s = Sentence(block.split("\n") + [""], 0, False, frozenset())
+    s = ValidatedSentence(block.split("\n") + [""], 0, False, frozenset())
     _cut_compiled(s, block, lane._plain)
     return s.heads
 
