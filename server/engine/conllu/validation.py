@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from functools import partial
 from itertools import compress, count
-from operator import attrgetter, is_not, ne
+from operator import attrgetter, is_, is_not, ne
 from typing import Any, Callable
 
 from annoscore.scorer.excerpt import excerpt
@@ -110,6 +110,8 @@ class DocumentValidation:
     # were made of, and the indexes of the pages not settled (see `Page`).
     pages_of: tuple[int, list[Any], list[int]] | None = None
     unsettled_pages: list[int] = field(default_factory=list)
+    # Runs of the pages' listings and their tallies, by where the run starts (see `add_problems`).
+    tallies: dict[int, tuple[list[Listing], Any]] = field(default_factory=dict)
     # ``problems`` ready to show: (the list they were made of, the listing).
     problems_listed: tuple[list[Problem], Listing] | None = None
     document_twins: tuple[list[Problem], list[tuple[Problem, Problem]]] | None = None
@@ -524,6 +526,8 @@ def _unchanged(last: DocumentPass, segments: list[Segment], validations: list[An
 # Segments whose shown problems are kept together (see `Page`): the cost of a
 # rescore is a look at every page and the making of the edited ones.
 PAGE_SEGMENTS = 64
+# Pages' listings counted together past the limit (see `add_problems`).
+TALLY_LISTINGS = 16
 
 
 @dataclass(eq=False)
@@ -692,13 +696,14 @@ def add_problems(document: Any, state: DocumentValidation | None, shown: Diagnos
     if state is None:
         return
     taken_ids = taken.taken if taken is not None else set()
+    listings: list[Listing] = []  # each page's, in order
     for page in pages(document.store, state):
         problems = page.unfolded if fold_unparsed else page.problems
         if not problems:
             continue
         page_twins = page.unfolded_twins if fold_unparsed else page.twins
         if taken_ids and page_twins and any(id(p) in taken_ids for p, _ in page_twins):
-            shown.add_listing(shown.listing([p for p in problems if id(p) not in taken_ids]))
+            listings.append(shown.listing([p for p in problems if id(p) not in taken_ids]))
             continue
         if problems is page.problems:
             listed = page.listed
@@ -708,7 +713,21 @@ def add_problems(document: Any, state: DocumentValidation | None, shown: Diagnos
             listed = page.listed_unfolded
             if listed is None or listed.settings is not shown.settings:
                 listed = page.listed_unfolded = shown.listing(problems)
-        shown.add_listing(listed)
+        listings.append(listed)
+    # By runs of listings: a run none of whose problems would be shown (past
+    # the limit) is counted at the cost of its codes, from its tally, kept
+    # while the run is made of the same listings (see `DiagnosticCap.tally`).
+    tallies = state.tallies
+    for start in range(0, len(listings), TALLY_LISTINGS):
+        run = listings[start:start + TALLY_LISTINGS]
+        kept = tallies.get(start)
+        if kept is None or len(kept[0]) != len(run) or not all(map(is_, kept[0], run)):
+            kept = tallies[start] = (run, DiagnosticCap.tally(run))
+        if not shown.count_tally(kept[1]):
+            for listed in run:
+                shown.add_listing(listed)
+    for start in [k for k in tallies if k >= len(listings)]:
+        del tallies[start]
     problems = document_problems(document.store, state)
     if problems:
         if taken_ids and any(id(p) in taken_ids for p, _ in _document_twins(problems, state)):
