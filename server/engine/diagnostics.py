@@ -220,6 +220,39 @@ class DiagnosticCap:
                         self._keep(p)
                 first.setdefault(code, ps[0])
 
+    @staticmethod
+    def tally(listings: Sequence[Listing]) -> tuple[tuple[int, int, int] | None, dict[str, tuple[int, Problem]]]:
+        """What `count_tally` needs of a run of listings: the best rank among
+        them, and per code (in the order the codes first come) how many
+        problems and the first one."""
+        codes: dict[str, tuple[int, Problem]] = {}
+        best = None
+        for listing in listings:
+            if listing.best is not None and (best is None or listing.best < best):
+                best = listing.best
+            for code, ps in listing.by_code.items():
+                have = codes.get(code)
+                codes[code] = (len(ps), ps[0]) if have is None else (have[0] + len(ps), have[1])
+        return best, codes
+
+    def count_tally(self, tally: tuple[tuple[int, int, int] | None, dict[str, tuple[int, Problem]]]) -> bool:
+        """The listings of a `tally`, added one by one with `add_listing`,
+        when none of their problems would be shown (past the limit): then
+        only counted, at the cost of their codes (True); else nothing is
+        done (False: the caller adds them one by one)."""
+        best, codes = tally
+        if best is None or not self._outranked(*best):
+            return False
+        counts, first = self.counts, self.first
+        for code, (n, p) in codes.items():
+            have = counts.get(code)
+            if have is None:
+                counts[code] = n
+                first[code] = p
+            else:
+                counts[code] = have + n
+        return True
+
     def in_cells(self, code: str, total: int, past_cap: int, what: str) -> None:
         """Sum ``code`` up in cells, not diagnostics: its diagnostics name
         ``total`` cells (in the datum ``cells``, 1 when none), ``past_cap``

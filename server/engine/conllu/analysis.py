@@ -68,6 +68,9 @@ class SentenceInfo:
     shown_low: tuple | None = None
     # The same at absolute lines, ready to show (see handler._low_listing).
     low_listed: tuple | None = None
+    # ``pair_problems`` at absolute lines, once shown: (the problems they
+    # were made of, the first line, the problems) (see handler.diagnostics).
+    pairs_placed: tuple | None = None
 
     @property
     def first_line(self) -> int:

@@ -293,8 +293,14 @@ class ConlluHandler:
             problems, line = info.pair_problems, info.first_line
             if shown.saturated(problems, line):  # past the cap or the limit: only counted
                 continue
-            for p in problems:
-                shown.add(p, line)
+            # At absolute lines, kept while the sentence stays there: a
+            # problem moved (its related places too) is made once, not at
+            # every rescore, and the LSP adapter's JSON of it stays.
+            placed = info.pairs_placed
+            if placed is None or placed[0] is not problems or placed[1] != line:
+                placed = info.pairs_placed = (problems, line, tuple(p.shifted(line) for p in problems))
+            for p in placed[2]:
+                shown.add(p)
         self._low_confidence(index, settings, shown)
         if summarize_unparsed:
             first = unparsed[0].first_line

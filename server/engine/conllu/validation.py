@@ -40,11 +40,12 @@ tell once.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from functools import partial
 from itertools import compress, count
-from operator import attrgetter, is_not
+from operator import attrgetter, is_, is_not, ne
 from typing import Any, Callable
 
 from annoscore.scorer.excerpt import excerpt
@@ -105,6 +106,12 @@ class DocumentValidation:
     # calls of `begin` and `end`, which are what validate segments.
     pages: list["Page"] = field(default_factory=list)
     pages_made_for: tuple[int, int] | None = None
+    # The (page size, validations, first lines) of the segments the pages
+    # were made of, and the indexes of the pages not settled (see `Page`).
+    pages_of: tuple[int, list[Any], list[int]] | None = None
+    unsettled_pages: list[int] = field(default_factory=list)
+    # Runs of the pages' listings and their tallies, by where the run starts (see `add_problems`).
+    tallies: dict[int, tuple[list[Listing], Any]] = field(default_factory=dict)
     # ``problems`` ready to show: (the list they were made of, the listing).
     problems_listed: tuple[list[Problem], Listing] | None = None
     document_twins: tuple[list[Problem], list[tuple[Problem, Problem]]] | None = None
@@ -207,7 +214,7 @@ def begin(document: Any, vsettings: ValidationSettings | None,
     segments = document.store.segments
     joins = bom_line_joins(segments)
     waiting = {id(s) for s, _ in state.pending_segments}
-    todo = [(segments[k], joins and k < 2) for k in _not_current(segments, prepared, joins)
+    todo = [(segments[k], joins and k < 2) for k in _not_current(segments, prepared, joins, state.last_pass)
             if id(segments[k]) not in waiting]
     if todo:
         todo = _reuse(segments, todo, state)
@@ -237,14 +244,27 @@ _PREPARED = attrgetter("prepared")
 _JOINED = attrgetter("joined")
 
 
-def _not_current(segments: list[Segment], prepared: Prepared, joins: bool) -> list[int]:
+def _not_current(segments: list[Segment], prepared: Prepared, joins: bool,
+                 last: "DocumentPass | None" = None) -> list[int]:
     """The indexes of the segments whose validation is not current (none
     yet, other settings, or joined otherwise: see `_current`).  Every
     rescore asks, and after a one-cell edit the answer is one segment of
     tens of thousands: so the common case is found with loops that run in
-    C (a None searched for, the settings and marks gathered in sets), and
-    the segments are looked at one by one only when those do not settle it."""
+    C, and the segments are looked at one by one only when those do not
+    settle it.  With ``last`` (the last document-wide pass, for which every
+    segment's validation was current with ``prepared``), only the segments
+    whose validation is another object than then are looked at (and the
+    first two, which the byte-order mark may join); without it, a None is
+    searched for and the settings and marks are gathered in sets."""
     validations = list(map(_VALIDATION, segments))
+    if last is not None and len(last.validations) == len(validations):
+        looked = sorted(set(compress(count(), map(is_not, last.validations, validations))) |
+                        set(range(min(2, len(validations)))))
+        try:
+            return [k for k in looked if (v := validations[k]) is None or v.prepared is not prepared
+                    or v.joined != (joins and k < 2)]
+        except AttributeError:  # (not a SegmentValidation: looked at one by one below)
+            pass
     missing = []
     k = -1
     try:
@@ -405,13 +425,37 @@ def _document_problems(store: TextStore, prepared: Prepared, state: DocumentVali
                 problems[j] = problem_of(incidents[j], store.line(incidents[j].line))
     else:
         incidents = validate_document(*_document_facts(segments, line_count, store.has_cr), prepared)
-        problems = [problem_of(i, store.line(i.line)) for i in incidents]
-        by_segment = {}
-        for j, incident in enumerate(incidents):
-            by_segment.setdefault(store.segment_at(incident.line), []).append(j)
+        problems, by_segment = _placed_problems(store, incidents, layout[2], last)
     state.last_pass = DocumentPass(list(segments), validations, layout, incidents, problems, by_segment)
     state.successors = {}
     return problems
+
+
+def _placed_problems(store: TextStore, incidents: list[Incident], firsts: list[int],
+                     last: "DocumentPass | None") -> tuple[list[Problem], dict[int, list[int]]]:
+    """The problems of a document-wide pass's incidents, and the incidents
+    on each segment.  An incident the last pass found too, on a segment that
+    is the same object at the same place, keeps its problem (the same text
+    under it: the LSP adapter's JSON of it stays); only the others are made
+    (a UPOS edit can change a block's facts, and then the whole pass runs)."""
+    segments = store.segments
+    top = len(segments) - 1
+    old: dict[Incident, Problem] = {}
+    same: Callable[[int], bool] = lambda k: False
+    if last is not None and last.layout[2] == firsts and len(last.segments) == len(segments):
+        old = dict(zip(last.incidents, last.problems))
+        last_segments = last.segments
+        same = lambda k: last_segments[k] is segments[k]  # noqa: E731
+    problems: list[Problem] = []
+    by_segment: dict[int, list[int]] = {}
+    for j, incident in enumerate(incidents):
+        k = max(0, min(top, bisect_right(firsts, incident.line) - 1))  # (`TextStore.segment_at`)
+        p = old.get(incident)
+        if p is None or not same(k):
+            p = problem_of(incident, store.line(incident.line))
+        problems.append(p)
+        by_segment.setdefault(k, []).append(j)
+    return problems, by_segment
 
 
 def _document_facts(segments: list[Segment], line_count: int,
@@ -482,6 +526,8 @@ def _unchanged(last: DocumentPass, segments: list[Segment], validations: list[An
 # Segments whose shown problems are kept together (see `Page`): the cost of a
 # rescore is a look at every page and the making of the edited ones.
 PAGE_SEGMENTS = 64
+# Pages' listings counted together past the limit (see `add_problems`).
+TALLY_LISTINGS = 16
 
 
 @dataclass(eq=False)
@@ -537,20 +583,38 @@ def pages(store: TextStore, state: DocumentValidation) -> list[Page]:
     validation or another first line (once per text and validation), or
     where one was not analysed yet when its page was made."""
     made_for = (store.version, state.generation)
-    if state.pages_made_for == made_for and all(page.settled for page in state.pages):
+    if state.pages_made_for == made_for and not state.unsettled_pages:
         return state.pages
     segments = store.segments
     validations = list(map(_VALIDATION, segments))
     firsts = list(map(_FIRST_LINE, segments))
-    old, new = state.pages, []
-    for k, start in enumerate(range(0, len(segments), PAGE_SEGMENTS)):
-        end = start + PAGE_SEGMENTS
-        page = old[k] if k < len(old) else None
-        if page is None or not page.settled or page.validations != validations[start:end] \
-                or page.firsts != firsts[start:end]:
-            page = _page(segments[start:end], validations[start:end], firsts[start:end], state.prepared)
-        new.append(page)
+    old, size = state.pages, PAGE_SEGMENTS
+    known = state.pages_of
+    if known is not None and known[0] == size and len(known[1]) == len(validations) \
+            and len(old) == -(-len(segments) // size):
+        # The pages to make again, found in C: those with a segment whose
+        # validation or first line is not what it was, and the unsettled.
+        redo = set(k // size for k in compress(count(), map(is_not, known[1], validations)))
+        if known[2] != firsts:
+            redo.update(k // size for k in compress(count(), map(ne, known[2], firsts)))
+        redo.update(state.unsettled_pages)
+        new = list(old)
+        for k in redo:
+            start, end = k * size, k * size + size
+            new[k] = _page(segments[start:end], validations[start:end], firsts[start:end], state.prepared)
+        unsettled = sorted(k for k in redo if not new[k].settled)
+    else:
+        new = []
+        for k, start in enumerate(range(0, len(segments), size)):
+            end = start + size
+            page = old[k] if k < len(old) else None
+            if page is None or not page.settled or page.validations != validations[start:end] \
+                    or page.firsts != firsts[start:end]:
+                page = _page(segments[start:end], validations[start:end], firsts[start:end], state.prepared)
+            new.append(page)
+        unsettled = [k for k, page in enumerate(new) if not page.settled]
     state.pages, state.pages_made_for = new, made_for
+    state.pages_of, state.unsettled_pages = (size, validations, firsts), unsettled
     return new
 
 
@@ -632,13 +696,14 @@ def add_problems(document: Any, state: DocumentValidation | None, shown: Diagnos
     if state is None:
         return
     taken_ids = taken.taken if taken is not None else set()
+    listings: list[Listing] = []  # each page's, in order
     for page in pages(document.store, state):
         problems = page.unfolded if fold_unparsed else page.problems
         if not problems:
             continue
         page_twins = page.unfolded_twins if fold_unparsed else page.twins
         if taken_ids and page_twins and any(id(p) in taken_ids for p, _ in page_twins):
-            shown.add_listing(shown.listing([p for p in problems if id(p) not in taken_ids]))
+            listings.append(shown.listing([p for p in problems if id(p) not in taken_ids]))
             continue
         if problems is page.problems:
             listed = page.listed
@@ -648,7 +713,21 @@ def add_problems(document: Any, state: DocumentValidation | None, shown: Diagnos
             listed = page.listed_unfolded
             if listed is None or listed.settings is not shown.settings:
                 listed = page.listed_unfolded = shown.listing(problems)
-        shown.add_listing(listed)
+        listings.append(listed)
+    # By runs of listings: a run none of whose problems would be shown (past
+    # the limit) is counted at the cost of its codes, from its tally, kept
+    # while the run is made of the same listings (see `DiagnosticCap.tally`).
+    tallies = state.tallies
+    for start in range(0, len(listings), TALLY_LISTINGS):
+        run = listings[start:start + TALLY_LISTINGS]
+        kept = tallies.get(start)
+        if kept is None or len(kept[0]) != len(run) or not all(map(is_, kept[0], run)):
+            kept = tallies[start] = (run, DiagnosticCap.tally(run))
+        if not shown.count_tally(kept[1]):
+            for listed in run:
+                shown.add_listing(listed)
+    for start in [k for k in tallies if k >= len(listings)]:
+        del tallies[start]
     problems = document_problems(document.store, state)
     if problems:
         if taken_ids and any(id(p) in taken_ids for p, _ in _document_twins(problems, state)):

@@ -212,3 +212,32 @@ def test_a_document_shows_its_best_ranked_diagnostics_within_the_limit(tmp_path,
     expected["low-confidence"] = sum(p.datum("cells", 1) for p in left_out.elements() if p.code == "low-confidence")
     assert summed_up == +expected and expected["low-confidence"] > 0
     assert Counter(shown(settings, ordered=False)) == Counter(finished)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_tally_counts_what_adding_its_listings_one_by_one_counts(seed):
+    """`DiagnosticCap.tally` and `count_tally` (the validator's pages past
+    the limit, counted a run at a time): when the run's best is outranked
+    they count exactly what `add_listing` of each listing counts (counts,
+    first problems, what is finished); otherwise they do nothing."""
+    rng = random.Random(seed)
+    settings = Settings(max_diagnostics=rng.randint(1, 7), max_diagnostics_per_document=rng.randint(1, 6),
+                        severities=SETTINGS)
+    before, runs = random_runs(rng), random_runs(rng)
+    one_by_one, tallied = DiagnosticCap(settings), DiagnosticCap(settings)
+    for line, problems in before:
+        for cap in (one_by_one, tallied):
+            cap.add_listing(cap.listing(problems, line))
+    listings = [tallied.listing(problems, line + 200) for line, problems in runs]
+    state = shown(tallied)
+    best = min((ls.best for ls in listings if ls.best is not None), default=None)
+    outranked = best is not None and tallied.heap is not None and tallied._outranked(*best)
+    counted = tallied.count_tally(DiagnosticCap.tally(listings))
+    if not counted:
+        assert shown(tallied) == state
+        for listing in listings:
+            tallied.add_listing(listing)
+    for listing in listings:
+        one_by_one.add_listing(listing)
+    assert shown(tallied) == shown(one_by_one)
+    assert counted == outranked

@@ -535,3 +535,67 @@ def test_completion_offers_the_languages_features_subtypes_and_auxiliaries(tmp_p
     assert complete(engine, path, cat, cell(BASE, cat, 5)[0]) is None
     deprels = {c.value: c.detail for c in complete(engine, path, cat, cell(BASE, cat, 7)[0]).candidates}
     assert "obl:tmod" not in deprels and deprels["nmod:poss"] == "subtype used in this file"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_pages_and_segments_to_look_at_found_in_c_are_those_found_one_by_one(tmp_path, monkeypatch, seed):
+    """After each random edit and rescore of a document of many pages (of 3
+    segments): the pages made again from what the last pages were made of
+    (`validation.pages`) are those made from scratch, and every other page
+    is the object it was; the segments `_not_current` finds from the last
+    document-wide pass are those it finds by looking at every segment; and a
+    document-wide pass run again keeps the problem of every incident it
+    found before on a segment that stayed (`_placed_problems`), each equal
+    to one made afresh."""
+    from tests.support.validation_inject import inject, repeat
+
+    monkeypatch.setattr(validation, "PAGE_SEGMENTS", 3)
+    monkeypatch.setattr(validation, "_CHANGED_BLOCKS_COMPARED", 0 if seed == 3 else 16)  # 3: a whole pass each time
+    rng = random.Random(seed)
+    text = inject(repeat(BASE, 4), seed)
+    engine, path = opened(tmp_path, text)
+    document = engine.documents[path]
+    state = document.results.validation
+    for step in range(30):
+        before = list(validation.pages(document.store, state))
+        last = state.last_pass
+        lines = text.split("\n")
+        k = rng.randrange(len(lines))
+        if rng.random() < 0.7 and lines[k].count("\t") == 9:
+            cells = lines[k].split("\t")
+            c = rng.randrange(10)
+            start = sum(len(x) + 1 for x in cells[:c])
+            change = ((k, start), (k, start + len(cells[c])), rng.choice(["_", "NOUNX", "0", "obj", "NOUN"]))
+        else:
+            change = ((k, 0), (k, 0), rng.choice(["\n", "# newpar\n", "# sent_id = r\n"]))
+        (a, b), (c2, d), new = change
+        at = sum(len(x) + 1 for x in lines[:a]) + b
+        text = text[:at] + new + text[sum(len(x) + 1 for x in lines[:c2]) + d:]
+        engine.change(path, step + 2, [change])
+        segments = document.store.segments
+        joins = validation.bom_line_joins(segments)
+        assert validation._not_current(segments, state.prepared, joins, state.last_pass) == \
+            validation._not_current(segments, state.prepared, joins)
+        engine.rescore(path)
+        engine.diagnostics(path)
+        made = validation.pages(document.store, state)
+        validations = [s.validation for s in segments]
+        firsts = [s.first_line for s in segments]
+        size = validation.PAGE_SEGMENTS
+        for n, page in enumerate(made):
+            fresh = validation._page(segments[n * size:(n + 1) * size], validations[n * size:(n + 1) * size],
+                                     firsts[n * size:(n + 1) * size], state.prepared)
+            assert (page.problems, page.unfolded, page.folds, page.settled) == \
+                (fresh.problems, fresh.unfolded, fresh.folds, fresh.settled)
+            same = n < len(before) and all(v is w for v, w in zip(before[n].validations, fresh.validations)) \
+                and len(before[n].validations) == len(fresh.validations) and before[n].firsts == fresh.firsts \
+                and before[n].settled
+            assert (page is before[n]) == same if len(made) == len(before) else True
+        assert validation._not_current(segments, state.prepared, joins, state.last_pass) == []
+        if last is not None and state.last_pass.layout[2] == last.layout[2]:
+            old = dict(zip(last.incidents, last.problems))
+            for incident, problem in zip(state.last_pass.incidents, state.last_pass.problems):
+                assert problem == validation.problem_of(incident, document.store.line(incident.line))
+                where = document.store.segment_at(incident.line)
+                if seed == 3 and incident in old and last.segments[where] is segments[where]:
+                    assert problem is old[incident]
