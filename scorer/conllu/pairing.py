@@ -103,7 +103,7 @@ class SentencePairer:
     def claim(self, gold_index: int) -> None:
         """Pair a system sentence with this gold sentence, as step 1 would
         (also: mark one taken by a chunk decided before, to carry on a
-        pairing from the middle; see the engine's `repair_locally`)."""
+        pairing from the middle; see the engine's `pair_again_locally`)."""
         self._pair([gold_index], [])
 
     def is_idle(self) -> bool:

@@ -202,7 +202,7 @@ class ConlluHandler:
                 in_place = score.update(positions, infos, [s for c in changes for s in c[2]])
             else:
                 # Another text or sent_id: pair again around the edit.
-                in_place = score.repair_locally(positions, infos,
+                in_place = score.pair_again_locally(positions, infos,
                                                 lambda: GoldSource(gold.store.segments, threshold))
         if not in_place:
             # Units of the old score are reused only when gold is the same

@@ -357,7 +357,7 @@ def rescore_in_two(score: IncrementalScore, system: Sequence[Segment], gold: Seq
     score.excluded = first.excluded + [k + s0 for k in part.excluded]
     score.ended_unclean = part.ended_unclean
     score.unclean = first.unclean
-    score.source = None  # made when first needed (see IncrementalScore.repair_locally)
+    score.source = None  # made when first needed (see IncrementalScore.pair_again_locally)
     score.reindex()
     log(f"first pass in two processes: {c} + {len(system) - c} sentence blocks")
     return True

@@ -11,8 +11,8 @@ totals as their sum.  Three ways to bring it up to date after an edit:
   holding them are counted again and the totals adjusted (`update`);
 - some sentence's text or sent_id changed, but not the number of sentences:
   the pairing is made again from the unit holding the first edited
-  sentence until it is back in step with the old one (`repair_locally`,
-  see `server.engine.conllu.repair`);
+  sentence until it is back in step with the old one (`pair_again_locally`,
+  see `server.engine.conllu.pair_again`);
 - otherwise a whole pass (`rescore`), which reuses the counts of every unit
   whose sentences are the same objects as before.
 
@@ -42,7 +42,7 @@ from ...textstore import Segment
 from .analysis import NONE, SentenceInfo, system_stream
 from .goldsource import GoldSource
 from .messages import boundary_problems, gold_diff, roots_against_gold, segmentation_mismatch, text_mismatch
-from .repair import LocalRepair
+from .pair_again import LocalPairing
 from .units import Unit, unit_key
 
 # Plain pairs gathered before they are counted in bulk: few enough that
@@ -91,7 +91,7 @@ class IncrementalScore:
         an edit that moved the pairing (a token's text changed, a sentence
         split) only the sentences that changed are read and counted again.
 
-        With ``local`` (a `repair.LocalRepair`), pair again only from one
+        With ``local`` (a `pair_again.LocalPairing`), pair again only from one
         unit on, until the pairing is back in step with the old one."""
         _Pass(self, segments, gold, local, progress).run()
 
@@ -116,13 +116,13 @@ class IncrementalScore:
 
     # --- after an edit ------------------------------------------------------------
 
-    def repair_locally(self, positions: Sequence[int], infos: Sequence[SentenceInfo],
+    def pair_again_locally(self, positions: Sequence[int], infos: Sequence[SentenceInfo],
                        gold: Callable[[], GoldSource]) -> bool:
         """Replace the predicted sentences at ``positions`` (as many as before,
         some with another text or sent_id, so that they may pair otherwise)
         and pair again around them: from the unit holding the first, until
         the pairing is back in step with the old one (see
-        `repair.LocalRepair`), after which every decision is the old one.
+        `pair_again.LocalPairing`), after which every decision is the old one.
         False when this cannot be done (then call rescore, which pairs
         everything; not with ``annotated``, whose left-out chunks leave no
         unit to rebuild the pairer's state from).
@@ -150,7 +150,7 @@ class IncrementalScore:
         for k, info in zip(positions, infos):
             self.system[k] = info
             info.pair_problems = NONE
-        local = LocalRepair(unit, start, max(positions), old_system, self.units, self.unit_of, self.system,
+        local = LocalPairing(unit, start, max(positions), old_system, self.units, self.unit_of, self.system,
                             self.gold, self.source.by_id)
         self.rescore((), self.source, local)
         return True

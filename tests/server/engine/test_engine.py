@@ -68,7 +68,7 @@ def test_edits_racing_rescores_equal_a_fresh_engine(tmp_path, seed):
 def test_pairing_again_around_text_edits_equals_a_fresh_engine(tmp_path, seed):
     """Edits of FORMs, IDs and whole lines on a document whose sentence texts
     repeat: each is paired again around the edit only (see
-    ConlluPairing.repair_locally) or in full, and must equal a fresh engine."""
+    IncrementalScore.pair_again_locally) or in full, and must equal a fresh engine."""
     from tests.support.lsp import GOLD
     pred, gold = copies(PRED, 3), copies(GOLD, 3)
     workspace(tmp_path, pred, gold)

@@ -2,8 +2,8 @@
 
 An edit that changes a sentence's text or sent_id can change which gold
 sentence it pairs with, and that can move the pairing of sentences after
-it.  `IncrementalScore.repair_locally` pairs again from the unit holding the
-edited sentence; `LocalRepair` says when the new run is back in step with
+it.  `IncrementalScore.pair_again_locally` pairs again from the unit holding the
+edited sentence; `LocalPairing` says when the new run is back in step with
 the old one, after which every old decision stands.
 """
 
@@ -15,7 +15,7 @@ from .analysis import SentenceInfo
 from .units import Unit
 
 
-class LocalRepair:
+class LocalPairing:
     """Where `IncrementalScore.rescore` pairs again around an edit, and how it
     knows that the pairing is back in step with the old one.
 
