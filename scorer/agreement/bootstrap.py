@@ -109,8 +109,12 @@ def _weight_blocks(seed: int, samples: int, units: int, first_block: int, end_bl
 def weights_of(rng: np.random.Generator, rows: int, units: int) -> np.ndarray:
     """A block of resamples: rows x units, how often each unit was drawn."""
     drawn = rng.integers(0, units, size=(rows, units))
-    offsets = (np.arange(rows, dtype=np.int64) * units)[:, None]
-    return np.bincount((drawn + offsets).ravel(), minlength=rows * units).reshape(rows, units).astype(np.float64)
+    drawn += (np.arange(rows, dtype=np.int64) * units)[:, None]   # (in place: one array fewer at a time)
+    return np.bincount(drawn.ravel(), minlength=rows * units).reshape(rows, units).astype(np.float64)
+
+
+def _largest(entries: Entries) -> int:
+    return int(np.abs(entries.count).max()) if len(entries.count) else 0
 
 
 def resampled(tallies: Sequence[Tally], units: int, samples: int = DEFAULT_SAMPLES,
@@ -125,18 +129,19 @@ def resampled(tallies: Sequence[Tally], units: int, samples: int = DEFAULT_SAMPL
         return [{name: np.full(samples, np.nan) for name in COEFFICIENTS} for _ in tallies]
     if dense_units is None:
         dense_units = max(2, units // DENSE_SHARE)
-    vectors: list[Entries] = []
-    first_vector = []
-    for t in tallies:
-        first_vector.append(len(vectors))
-        vectors += sum_and_difference(t.first, t.second, units) if t.coders == 2 else (t.first, t.second)
-    squares = Squares(vectors, units, dense_units)
+    # Two vectors per tally (see the module), made one tally at a time as `Squares` takes them.
+    first_vector = [2 * j for j in range(len(tallies))]
+    vectors = (v for t in tallies
+               for v in (sum_and_difference(t.first, t.second, units) if t.coders == 2 else (t.first, t.second)))
+    # |first + second| and |first - second| are at most the sum of the largest counts.
+    largest = max((_largest(t.first) + _largest(t.second) for t in tallies), default=0)
+    squares = Squares(vectors, units, dense_units, count=2 * len(tallies), largest=largest)
     scalars = np.hstack([t.scalars for t in tallies])                       # units x 4T
     first_block, end_block = blocks or (0, blocks_of(samples))
     offset = first_block * BLOCK_SAMPLES
     count = max(0, min(samples, end_block * BLOCK_SAMPLES) - offset)
     sums = np.empty((count, scalars.shape[1]))
-    squared = np.empty((count, len(vectors)))
+    squared = np.empty((count, squares.vectors))
     for start_row, rows, weights in _weight_blocks(seed, samples, units, first_block, end_block):
         first = start_row - offset
         sums[first:first + rows] = weights @ scalars

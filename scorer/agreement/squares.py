@@ -39,7 +39,7 @@ So all three ways give exactly the naive product's numbers.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Iterable
 
 import numpy as np
 
@@ -79,18 +79,27 @@ class Squares:
     """``Q(w)`` of each vector for blocks of resamples (`of`), the split into
     one-unit, dense and sparse categories made once (see the module)."""
 
-    def __init__(self, vectors: Sequence[Entries], units: int, dense_units: int) -> None:
-        self.vectors = len(vectors)
+    def __init__(self, vectors: Iterable[Entries], units: int, dense_units: int, count: int | None = None,
+                 largest: int | None = None) -> None:
+        """``vectors`` may be an iterator of ``count`` vectors, none of whose
+        counts exceeds ``largest`` in absolute value: in the compiled lane
+        each is then taken in turn and let go (so that the bootstrap never
+        holds every vector's int64 entries at once)."""
+        if count is None or largest is None:
+            vectors = list(vectors)
+            count = len(vectors)
+            largest = max((int(np.abs(e.count).max()) for e in vectors if len(e.unit)), default=0)
+        self.vectors = count
         self.units = units
         self.one_unit = np.zeros((units, self.vectors), dtype=np.float64)
         self.compiled = None
         self.dense = None
         self.chunks: list[tuple] = []
-        largest = max((int(np.abs(e.count).max()) for e in vectors if len(e.unit)), default=0)
         plain = lane._plain
         if plain is not None and hasattr(plain, "resampled_squares") and largest * units < EXACT_INT32:
             self._plan_compiled(vectors, units)
             return
+        vectors = list(vectors)
         dense_parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (units, columns, counts)
         dense_vector: list[np.ndarray] = []
         sparse_parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (units, counts, slots)
@@ -138,7 +147,7 @@ class Squares:
         if slots:
             self._plan_sparse(sparse_parts, np.concatenate(slot_vector))
 
-    def _plan_compiled(self, vectors: Sequence[Entries], units: int) -> None:
+    def _plan_compiled(self, vectors: Iterable[Entries], units: int) -> None:
         """The one-unit categories as in the numpy way; every other category's
         entries in one list by category (int32), for `lane._plain.resampled_squares`."""
         unit_parts, count_parts, length_parts, owner_parts = [], [], [], []
