@@ -305,6 +305,26 @@ def test_bootstrap_intervals_equal_in_both_lanes_exactly(monkeypatch, coders):
     assert intervals(tallies, n_units, 250, 17) == compiled_intervals
 
 
+def test_two_coders_resample_their_distinct_sums_with_the_same_numbers(monkeypatch):
+    """Two coders: only n and the agreeing items' column are resampled, each
+    distinct column once; the sums made from them are those of all four."""
+    from annoscore.scorer.agreement import bootstrap
+
+    rng = np.random.default_rng(4)
+    units = np.sort(rng.integers(0, 200, 3000))
+    codes = _random_data(rng, 2, 3000, 30, 0.1)
+    # Variables with the same items (their n columns are one), and one with others.
+    tallies = [tally(codes, units, 200, 30), tally(np.where(codes >= 0, codes % 7, codes), units, 200, 30),
+               tally(np.where(codes > 20, -1, codes), units, 200, 30)]
+    columns, picks = bootstrap._scalar_columns(tallies)
+    assert picks is not None and columns.shape[1] < 6
+    fewer = resampled(tallies, 200, 300, 8)
+    monkeypatch.setattr(bootstrap, "_scalar_columns", lambda ts: (np.hstack([t.scalars for t in ts]), None))
+    every = resampled(tallies, 200, 300, 8)
+    for a, b in zip(fewer, every):
+        assert all(np.array_equal(a[k], b[k], equal_nan=True) for k in a)
+
+
 def test_sum_and_difference_of_two_coders():
     from annoscore.scorer.agreement.squares import sum_and_difference
 
