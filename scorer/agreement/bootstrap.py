@@ -109,8 +109,53 @@ def _weight_blocks(seed: int, samples: int, units: int, first_block: int, end_bl
 def weights_of(rng: np.random.Generator, rows: int, units: int) -> np.ndarray:
     """A block of resamples: rows x units, how often each unit was drawn."""
     drawn = rng.integers(0, units, size=(rows, units))
-    offsets = (np.arange(rows, dtype=np.int64) * units)[:, None]
-    return np.bincount((drawn + offsets).ravel(), minlength=rows * units).reshape(rows, units).astype(np.float64)
+    drawn += (np.arange(rows, dtype=np.int64) * units)[:, None]   # (in place: one array fewer at a time)
+    return np.bincount(drawn.ravel(), minlength=rows * units).reshape(rows, units).astype(np.float64)
+
+
+def _scalar_columns(tallies: Sequence[Tally]) -> tuple[np.ndarray, np.ndarray | None]:
+    """The per-unit sums to resample (units x columns), and how to make
+    every tally's four from them (None: they are every tally's four).
+
+    Two coders: a tally's four are 2n, 2 agreeing, n and 2n + 2 agreeing
+    (`tally.tally`), all integers, so only n and 2 agreeing are resampled,
+    each distinct column once (many variables have the same items), and the
+    others are made from their sums: integers below 2^53 in float64, the
+    same numbers as their own products (so only when the columns are exactly
+    that).  Three coders or more: the four of every tally, as they are."""
+    if all(t.coders == 2 for t in tallies):
+        index: dict[bytes, int] = {}
+        columns: list[np.ndarray] = []
+        picks = np.empty((len(tallies), 2), dtype=np.int64)
+        for j, t in enumerate(tallies):
+            n, agreeing = t.scalars[:, COMPLETE], t.scalars[:, D]
+            if not (np.array_equal(t.scalars[:, VALUES], 2 * n) and np.array_equal(t.scalars[:, SQUARES], 2 * n + agreeing)
+                    and np.array_equal(n, np.round(n)) and np.array_equal(agreeing, np.round(agreeing))):
+                break
+            for k, column in enumerate((n, agreeing)):
+                key = column.tobytes()
+                if key not in index:
+                    index[key] = len(columns)
+                    columns.append(column)
+                picks[j, k] = index[key]
+        else:
+            return np.ascontiguousarray(np.stack(columns, axis=1)), picks
+    return np.hstack([t.scalars for t in tallies]), None                 # units x 4T
+
+
+def _expanded(sums: np.ndarray, picks: np.ndarray) -> np.ndarray:
+    """resamples x 4T from the sums of `_scalar_columns`'s distinct columns."""
+    out = np.empty((len(sums), 4 * len(picks)))
+    n, agreeing = sums[:, picks[:, 0]], sums[:, picks[:, 1]]
+    out[:, VALUES::4] = 2 * n
+    out[:, D::4] = agreeing
+    out[:, COMPLETE::4] = n
+    out[:, SQUARES::4] = 2 * n + agreeing
+    return out
+
+
+def _largest(entries: Entries) -> int:
+    return int(np.abs(entries.count).max()) if len(entries.count) else 0
 
 
 def resampled(tallies: Sequence[Tally], units: int, samples: int = DEFAULT_SAMPLES,
@@ -125,22 +170,25 @@ def resampled(tallies: Sequence[Tally], units: int, samples: int = DEFAULT_SAMPL
         return [{name: np.full(samples, np.nan) for name in COEFFICIENTS} for _ in tallies]
     if dense_units is None:
         dense_units = max(2, units // DENSE_SHARE)
-    vectors: list[Entries] = []
-    first_vector = []
-    for t in tallies:
-        first_vector.append(len(vectors))
-        vectors += sum_and_difference(t.first, t.second, units) if t.coders == 2 else (t.first, t.second)
-    squares = Squares(vectors, units, dense_units)
-    scalars = np.hstack([t.scalars for t in tallies])                       # units x 4T
+    # Two vectors per tally (see the module), made one tally at a time as `Squares` takes them.
+    first_vector = [2 * j for j in range(len(tallies))]
+    vectors = (v for t in tallies
+               for v in (sum_and_difference(t.first, t.second, units) if t.coders == 2 else (t.first, t.second)))
+    # |first + second| and |first - second| are at most the sum of the largest counts.
+    largest = max((_largest(t.first) + _largest(t.second) for t in tallies), default=0)
+    squares = Squares(vectors, units, dense_units, count=2 * len(tallies), largest=largest)
+    scalars, picks = _scalar_columns(tallies)
     first_block, end_block = blocks or (0, blocks_of(samples))
     offset = first_block * BLOCK_SAMPLES
     count = max(0, min(samples, end_block * BLOCK_SAMPLES) - offset)
     sums = np.empty((count, scalars.shape[1]))
-    squared = np.empty((count, len(vectors)))
+    squared = np.empty((count, squares.vectors))
     for start_row, rows, weights in _weight_blocks(seed, samples, units, first_block, end_block):
         first = start_row - offset
         sums[first:first + rows] = weights @ scalars
         squared[first:first + rows] = squares.of(weights)
+    if picks is not None:
+        sums = _expanded(sums, picks)
     values: list[dict[str, np.ndarray]] = []
     for j, (t, v) in enumerate(zip(tallies, first_vector)):
         block = sums[:, 4 * j:4 * j + 4]

@@ -895,6 +895,120 @@ fail:
     return NULL;
 }
 
+/* An AVX2 clone beside the default where the compiler makes clones for
+ * x86-64 (GCC); elsewhere (another CPU, another compiler) the plain loop,
+ * so that the extension builds on every machine with a C compiler. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define FAST_LOOP __attribute__((optimize("O3"), target_clones("avx2", "default")))
+#else
+#define FAST_LOOP
+#endif
+
+/* resampled_squares(weights, rows, units, entry_units, entry_counts, starts,
+ * owners, vectors, out): `agreement.squares`'s sums of squares of resampled
+ * category totals, the categories in two units or more.  ``weights``:
+ * float64 rows x units (how often each unit was drawn, integers);
+ * category c's entries are ``starts[c] .. starts[c + 1] - 1`` of
+ * ``entry_units`` and ``entry_counts`` (int32), its vector ``owners[c]``
+ * (int32).  Adds ``T_c^2``, ``T_c = sum_e w[r, unit_e] count_e``, to
+ * ``out[r, owners[c]]`` (float64 rows x vectors).  Totals are int32 (the
+ * caller checks largest |count| x units < 2^31, so no partial sum
+ * overflows), their squares float64 as numpy makes them: integers, exact
+ * below 2^53 in any order of addition, so the same numbers as the
+ * products.  The weights are transposed first (units x rows), so that an
+ * entry adds one contiguous row of a block's resamples. */
+FAST_LOOP
+static void add_rows(int32_t *restrict acc, const int16_t *restrict row, int32_t count, Py_ssize_t rows) {
+    if (count == 1)
+        for (Py_ssize_t r = 0; r < rows; r++)
+            acc[r] += row[r];
+    else
+        for (Py_ssize_t r = 0; r < rows; r++)
+            acc[r] += count * row[r];
+}
+
+FAST_LOOP
+static void add_squares(double *restrict out, const int32_t *restrict acc, Py_ssize_t rows) {
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        double t = (double)acc[r];
+        out[r] += t * t;
+    }
+}
+
+static PyObject *resampled_squares(PyObject *module, PyObject *args) {
+    Py_buffer w, eu, ec, st, ow, out;
+    Py_ssize_t rows, units, vectors;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "y*nny*y*y*y*nw*:resampled_squares", &w, &rows, &units, &eu, &ec, &st, &ow,
+                          &vectors, &out))
+        return NULL;
+    PyObject *result = NULL;
+    int16_t *wt = NULL;
+    int32_t *acc = NULL;
+    double *sq = NULL;
+    Py_ssize_t categories = ow.len / (Py_ssize_t)sizeof(int32_t);
+    Py_ssize_t entries = eu.len / (Py_ssize_t)sizeof(int32_t);
+    if (rows < 0 || units < 0 || vectors < 0 || w.len != rows * units * (Py_ssize_t)sizeof(double)
+        || ec.len != eu.len || st.len != (categories + 1) * (Py_ssize_t)sizeof(int64_t)
+        || out.len != rows * vectors * (Py_ssize_t)sizeof(double)) {
+        PyErr_SetString(PyExc_ValueError, "resampled_squares: sizes do not match");
+        goto done;
+    }
+    const double *weights = (const double *)w.buf;
+    const int32_t *unit = (const int32_t *)eu.buf, *count = (const int32_t *)ec.buf, *owner = (const int32_t *)ow.buf;
+    const int64_t *start = (const int64_t *)st.buf;
+    for (Py_ssize_t c = 0; c < categories; c++)
+        if (start[c] < 0 || start[c] > start[c + 1] || start[c + 1] > entries || owner[c] < 0 || owner[c] >= vectors) {
+            PyErr_SetString(PyExc_ValueError, "resampled_squares: a category's entries or vector out of range");
+            goto done;
+        }
+    for (Py_ssize_t e = 0; e < entries; e++)
+        if (unit[e] < 0 || unit[e] >= units) {
+            PyErr_SetString(PyExc_ValueError, "resampled_squares: a unit out of range");
+            goto done;
+        }
+    for (Py_ssize_t k = 0; k < rows * units; k++)
+        if (!(weights[k] >= 0 && weights[k] <= INT16_MAX && weights[k] == (double)(int16_t)weights[k])) {
+            PyErr_SetString(PyExc_ValueError, "resampled_squares: a weight is not a whole number 0 .. 32767");
+            goto done;
+        }
+    wt = malloc((size_t)(units * rows + 1) * sizeof(int16_t));
+    acc = malloc((size_t)(rows + 1) * sizeof(int32_t));
+    sq = calloc((size_t)(vectors * rows + 1), sizeof(double));
+    if (!wt || !acc || !sq) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t r = 0; r < rows; r++)
+        for (Py_ssize_t u = 0; u < units; u++)
+            wt[u * rows + r] = (int16_t)weights[r * units + u];
+    for (Py_ssize_t c = 0; c < categories; c++) {
+        memset(acc, 0, (size_t)rows * sizeof(int32_t));
+        for (int64_t e = start[c]; e < start[c + 1]; e++)
+            add_rows(acc, wt + (Py_ssize_t)unit[e] * rows, count[e], rows);
+        add_squares(sq + (Py_ssize_t)owner[c] * rows, acc, rows);
+    }
+    double *o = (double *)out.buf;
+    for (Py_ssize_t r = 0; r < rows; r++)
+        for (Py_ssize_t v = 0; v < vectors; v++)
+            o[r * vectors + v] += sq[v * rows + r];
+    Py_END_ALLOW_THREADS
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    free(wt);
+    free(acc);
+    free(sq);
+    PyBuffer_Release(&w);
+    PyBuffer_Release(&eu);
+    PyBuffer_Release(&ec);
+    PyBuffer_Release(&st);
+    PyBuffer_Release(&ow);
+    PyBuffer_Release(&out);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"count_pairs", count_pairs, METH_VARARGS,
      "count_pairs(system_texts, gold_texts) -> (passed, totals, each): the plain pairs with the "
@@ -905,6 +1019,9 @@ static PyMethodDef methods[] = {
     {"code_cells", code_cells, METH_VARARGS,
      "code_cells(cells, index) -> bytes: each cell's number in index (new cells added with the next "
      "number, in order of first use), as int64s."},
+    {"resampled_squares", resampled_squares, METH_VARARGS,
+     "resampled_squares(weights, rows, units, entry_units, entry_counts, starts, owners, vectors, out): adds "
+     "each resample's squared category totals to out[resample, vector] (see agreement.squares)."},
     {"plain_sentence", plain_sentence, METH_O,
      "plain_sentence(block) -> (n_comments, rows, cols, words, heads) or None: a one-sentence block cut "
      "into cells for the validator's quick way (see scorer.validation.level1.plain_sentence)."},

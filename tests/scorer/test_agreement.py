@@ -192,15 +192,28 @@ def test_bootstrap_resamples_equal_a_naive_resample(coders):
                 assert (value is None and np.isnan(got)) or abs(got - value) < 1e-12, (dense_units, s, name)
 
 
+def _squares_lanes(monkeypatch, lane_name):
+    from annoscore.scorer.conllu import lane
+
+    if lane_name == "compiled":
+        if lane._plain is None or not hasattr(lane._plain, "resampled_squares"):
+            pytest.skip(f"the plain lane is {lane.active_lane()}")
+    else:
+        monkeypatch.setattr(lane, "_plain", None)
+
+
+@pytest.mark.parametrize("lane_name", ["compiled", "numpy"])
 @pytest.mark.parametrize("exact_float32", [True, False])
-def test_resampled_squares_equal_the_naive_product_exactly(monkeypatch, exact_float32):
+def test_resampled_squares_equal_the_naive_product_exactly(monkeypatch, exact_float32, lane_name):
     """sum_c (sum_u w_u x_uc)^2 of vectors with negative counts too (as the
     two coders' difference has), whichever way each category is taken
-    (one unit, dense, sparse in chunks of a few entries), in float32 or
-    float64: exactly the numbers of the product with the whole matrix."""
+    (compiled: one unit, or the int32 totals of `_plain.resampled_squares`;
+    numpy: one unit, dense, sparse in chunks of a few entries, in float32 or
+    float64): exactly the numbers of the product with the whole matrix."""
     from annoscore.scorer.agreement import squares
     from annoscore.scorer.agreement.tally import Entries
 
+    _squares_lanes(monkeypatch, lane_name)
     rng = np.random.default_rng(7)
     n_units, n_categories = 50, 40
     vectors, matrices = [], []
@@ -222,8 +235,94 @@ def test_resampled_squares_equal_the_naive_product_exactly(monkeypatch, exact_fl
         monkeypatch.setattr(squares, "EXACT_FLOAT32", 0)
     for dense_units in (2, 5, 13, 1000):
         plan = squares.Squares(vectors, n_units, dense_units)
-        assert plan.gather_type == (np.float32 if exact_float32 else np.float64)
+        assert (plan.compiled is not None) == (lane_name == "compiled")
+        if lane_name == "numpy":
+            assert plan.gather_type == (np.float32 if exact_float32 else np.float64)
         assert np.array_equal(plan.of(weights), naive), dense_units
+
+
+def test_resampled_squares_past_int32_take_the_numpy_way(monkeypatch):
+    """A count so large that an int32 total could overflow: the numpy way, the same numbers."""
+    from annoscore.scorer.agreement import squares
+    from annoscore.scorer.agreement.tally import Entries
+
+    _squares_lanes(monkeypatch, "compiled")
+    monkeypatch.setattr(squares, "EXACT_INT32", 10 * 4)   # largest 10 x 4 units: not below
+    vectors = [Entries(np.array([0, 1, 2, 3]), np.array([0, 0, 1, 1]), np.array([10, -3, 2, 7]))]
+    weights = weights_of(np.random.default_rng([1, 0]), 5, 4)
+    plan = squares.Squares(vectors, 4, 2)
+    assert plan.compiled is None
+    x = np.zeros((4, 2), dtype=np.int64)
+    x[[0, 1, 2, 3], [0, 0, 1, 1]] = [10, -3, 2, 7]
+    assert np.array_equal(plan.of(weights), ((weights @ x) ** 2).sum(axis=1)[:, None])
+
+
+def test_compiled_resampled_squares_checks_its_arguments():
+    from annoscore.scorer.conllu import lane
+
+    plain = lane._plain
+    if plain is None or not hasattr(plain, "resampled_squares"):
+        pytest.skip(f"the plain lane is {lane.active_lane()}")
+    i32 = lambda *v: np.array(v, dtype=np.int32)
+    starts = np.array([0, 2], dtype=np.int64)
+    out = np.zeros((1, 1))
+    plain.resampled_squares(np.array([[1.0, 2.0]]), 1, 2, i32(0, 1), i32(1, 3), starts, i32(0), 1, out)
+    assert out[0, 0] == (1 * 1 + 2 * 3) ** 2
+    with pytest.raises(ValueError, match="whole number"):
+        plain.resampled_squares(np.array([[1.5, 2.0]]), 1, 2, i32(0, 1), i32(1, 3), starts, i32(0), 1, out)
+    with pytest.raises(ValueError, match="unit out of range"):
+        plain.resampled_squares(np.array([[1.0, 2.0]]), 1, 2, i32(0, 2), i32(1, 3), starts, i32(0), 1, out)
+    with pytest.raises(ValueError, match="out of range"):
+        plain.resampled_squares(np.array([[1.0, 2.0]]), 1, 2, i32(0, 1), i32(1, 3), starts, i32(1), 1, out)
+    with pytest.raises(ValueError, match="sizes"):
+        plain.resampled_squares(np.array([[1.0, 2.0]]), 1, 3, i32(0, 1), i32(1, 3), starts, i32(0), 1, out)
+
+
+@pytest.mark.parametrize("coders", [2, 3])
+def test_bootstrap_intervals_equal_in_both_lanes_exactly(monkeypatch, coders):
+    """The same seed, the same resampled values and intervals, bit for bit,
+    whether the squares are summed compiled or with numpy (the way before
+    the compiled one): generated data with categories in one unit, in a
+    few and in most, missing values, several blocks of resamples."""
+    from annoscore.scorer.conllu import lane
+
+    if lane._plain is None or not hasattr(lane._plain, "resampled_squares"):
+        pytest.skip(f"the plain lane is {lane.active_lane()}")
+    rng = np.random.default_rng(21 + coders)
+    n_units = 300
+    tallies = []
+    for categories, missing in ((3, 0.0), (40, 0.1), (900, 0.05)):
+        units = np.sort(rng.integers(0, n_units, 5000))
+        codes = _random_data(rng, coders, 5000, categories, missing)
+        tallies.append(tally(codes, units, n_units, categories))
+    compiled = resampled(tallies, n_units, 250, 17)
+    compiled_intervals = intervals(tallies, n_units, 250, 17)
+    monkeypatch.setattr(lane, "_plain", None)
+    numpy_way = resampled(tallies, n_units, 250, 17)
+    for a, b in zip(compiled, numpy_way):
+        assert a.keys() == b.keys()
+        assert all(np.array_equal(a[k], b[k], equal_nan=True) for k in a)
+    assert intervals(tallies, n_units, 250, 17) == compiled_intervals
+
+
+def test_two_coders_resample_their_distinct_sums_with_the_same_numbers(monkeypatch):
+    """Two coders: only n and the agreeing items' column are resampled, each
+    distinct column once; the sums made from them are those of all four."""
+    from annoscore.scorer.agreement import bootstrap
+
+    rng = np.random.default_rng(4)
+    units = np.sort(rng.integers(0, 200, 3000))
+    codes = _random_data(rng, 2, 3000, 30, 0.1)
+    # Variables with the same items (their n columns are one), and one with others.
+    tallies = [tally(codes, units, 200, 30), tally(np.where(codes >= 0, codes % 7, codes), units, 200, 30),
+               tally(np.where(codes > 20, -1, codes), units, 200, 30)]
+    columns, picks = bootstrap._scalar_columns(tallies)
+    assert picks is not None and columns.shape[1] < 6
+    fewer = resampled(tallies, 200, 300, 8)
+    monkeypatch.setattr(bootstrap, "_scalar_columns", lambda ts: (np.hstack([t.scalars for t in ts]), None))
+    every = resampled(tallies, 200, 300, 8)
+    for a, b in zip(fewer, every):
+        assert all(np.array_equal(a[k], b[k], equal_nan=True) for k in a)
 
 
 def test_sum_and_difference_of_two_coders():
