@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.data import mkpred, read_file, shared_path
+from tests.support.oracle_cache import remembered
 from annoscore.scorer.conllu.evaluate import ConlluOptions, evaluate_files
 
 # An oracle test (tests/support/tiers.py): the official tools on real treebanks.
@@ -19,12 +20,16 @@ pytestmark = pytest.mark.oracle
 
 
 def official_refuses(gold: Path, system: Path) -> bool:
-    from udtools import udeval
-    try:
-        udeval.evaluate(udeval.load_conllu_file(str(gold)), udeval.load_conllu_file(str(system)))
-    except udeval.UDError:
-        return True
-    return False
+    """Whether udeval raises on the pair (remembered on disk by the files'
+    bytes, like every oracle run: tests/support/oracle_cache.py)."""
+    def compute() -> bool:
+        from udtools import udeval
+        try:
+            udeval.evaluate(udeval.load_conllu_file(str(gold)), udeval.load_conllu_file(str(system)))
+        except udeval.UDError:
+            return True
+        return False
+    return remembered("udeval-refuses", [gold, system], [], compute)
 
 
 def _reordered(gold: Path, out: Path) -> Path:
@@ -132,16 +137,16 @@ def test_compare_names_the_file_that_is_not_conllu(tmp_path):
 def test_the_flag_survives_scoring_in_parts(kind, tmp_path):
     from annoscore.server.parallel import evaluate_in_parallel
 
-    gold = shared_path("data", "ud", "UD_English-EWT", "en_ewt-ud-train.conllu")
+    gold = shared_path("data", "ud", "UD_English-EWT", "en_ewt-ud-dev.conllu")
     if kind == "copy":
         system = gold
     elif kind == "reordered":
         bodies = [s.body for s in read_file(gold).sentences]
-        bodies[5000], bodies[5001] = bodies[5001], bodies[5000]  # in a later part than the first
+        bodies[1500], bodies[1501] = bodies[1501], bodies[1500]  # in a later part than the first
         system = tmp_path / "pred.conllu"
         system.write_text("".join(b + "\n\n" for b in bodies), encoding="utf-8")
     else:  # (a prediction missing sentences is not scored in parts: no cut pairs its two files)
         system = mkpred(gold, tmp_path / "pred.conllu", 2, "--unparsed", "1")
-    result = evaluate_in_parallel(str(system), str(gold), ConlluOptions(), 2, min_bytes=1, min_part_bytes=100_000)
+    result = evaluate_in_parallel(str(system), str(gold), ConlluOptions(), 2, min_bytes=1, min_part_bytes=50_000)
     assert result is not None  # (really in parts)
     assert result.official_would_refuse == official_refuses(gold, system) == (kind != "copy")
