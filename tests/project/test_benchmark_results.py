@@ -55,3 +55,21 @@ def test_every_benchmark_and_script_compiles():
     (bench_annotator.py had an unmatched parenthesis) would go unseen."""
     for path in sorted([*(ROOT / "benchmarks").glob("*.py"), *(ROOT / "scripts").glob("*.py")]):
         compile(path.read_text(encoding="utf-8"), str(path), "exec")
+
+
+def test_every_benchmark_is_in_the_readme_with_its_options():
+    """benchmarks/README.md's table lists every bench_*.py with each option
+    it defines (its --help is the rest): a benchmark missing from the table
+    is one nobody finds."""
+    table = {}
+    for line in (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8").splitlines():
+        found = re.match(r"\| `(bench_\w+\.py)([^`]*)`", line)
+        if found:
+            table[found[1]] = found[2]
+    scripts = sorted(p.name for p in (ROOT / "benchmarks").glob("bench_*.py"))
+    assert sorted(table) == scripts
+    for name in scripts:
+        source = (ROOT / "benchmarks" / name).read_text(encoding="utf-8")
+        options = set(re.findall(r"add_argument\(\s*\"(--[\w-]+)\"", source))
+        listed = set(re.findall(r"--[\w-]+", table[name]))
+        assert options <= listed, (name, sorted(options - listed))
