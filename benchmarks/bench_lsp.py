@@ -43,6 +43,7 @@ import json
 import os
 import random
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -206,9 +207,15 @@ async def session(workdir: Path, prediction: Path, edits: int, form_edits: int, 
     ``wait_validation``: the edits start once the first validation's
     findings are in (up to `WAIT_VALIDATION`), so that they time an edit of
     a validated document, not an edit beside the helpers still validating."""
+    # Each server gets a cache folder of its own, empty: a first opening is
+    # timed, not one answered from the caches of an earlier round (which
+    # publish the validator's findings at once: no second publication to
+    # wait for; bench_reopen.py times those).
+    cache = tempfile.mkdtemp(prefix="annoscore-bench-cache-")
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "annoscore", "lsp", cwd=str(workdir), stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, limit=1 << 26)
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, limit=1 << 26,
+        env={**os.environ, "XDG_CACHE_HOME": cache})
     client = Client(process)
     sampler = PeakSampler(process.pid)  # the server and the processes it starts
     await client.request("initialize", {"processId": None, "rootUri": workdir.as_uri(), "capabilities": {
@@ -254,6 +261,7 @@ async def session(workdir: Path, prediction: Path, edits: int, form_edits: int, 
     client.notify("exit", {})
     await process.wait()
     client.reader.cancel()
+    shutil.rmtree(cache, ignore_errors=True)
     return {"first": first, "validated": validated, "edits": latencies, "form_edits": form_latencies,
             "peak_rss": peak, "shown": shown}
 
