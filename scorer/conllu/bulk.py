@@ -34,6 +34,7 @@ pair is one the ordinary path would find no problem in and count with
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, repeat
 from operator import and_, contains
@@ -174,7 +175,56 @@ def _values_ok(columns: list[list[str]], words: list[int], word_starts: list[int
         if compiled is not None:
             columns[_HEAD] = compiled[1]  # type: ignore[call-overload]
             return compiled[0]
+    global _python_words
+    if "numpy" not in sys.modules and _python_words < PYTHON_WORDS:
+        # A small input is checked word by word: importing numpy would cost
+        # more than the whole run (a 10-sentence evaluate in the Python lane).
+        _python_words += len(columns[_HEAD])
+        return _values_ok_python(columns, words, word_starts, extents)
     return _values_ok_numpy(columns, words, word_starts, extents)
+
+
+# Words checked by `_values_ok_python` before numpy takes over (in a process).
+PYTHON_WORDS = 20_000
+_python_words = 0
+
+
+def _values_ok_python(columns: list[list[str]], words: list[int], word_starts: list[int],
+                      extents: list[int] | None) -> list[bool]:
+    """`_values_ok_numpy`'s verdicts and HEAD numbers, a sentence at a time."""
+    head_column = columns[_HEAD]
+    fine = []
+    heads: list[int] = []
+    for k, n in enumerate(words):
+        a = word_starts[k]
+        try:
+            part = [h if 0 <= h <= _LARGEST_HEAD else -1 for h in map(int, head_column[a:a + n])]
+        except ValueError:
+            fine.append(False)
+            heads += [0] * n
+            continue
+        heads += part
+        fine.append(part.count(0) == 1 and all(0 <= h <= n for h in part) and _reaches_root(part)
+                    and (extents is None or all(0 <= e <= n for e in extents[a:a + n])))
+    columns[_HEAD] = heads  # type: ignore[call-overload]
+    return fine
+
+
+def _reaches_root(heads: list[int]) -> bool:
+    """Every word of a sentence with HEADs in 0..n and one root reaches it."""
+    state = [0] * (len(heads) + 1)  # per word (1-based): 0 unseen, 1 on the path walked, 2 reaches the root
+    state[0] = 2
+    for start in range(1, len(heads) + 1):
+        path, w = [], start
+        while state[w] == 0:
+            state[w] = 1
+            path.append(w)
+            w = heads[w - 1]
+        if state[w] == 1:
+            return False  # back on the path: a cycle
+        for v in path:
+            state[v] = 2
+    return True
 
 
 def _values_ok_numpy(columns: list[list[str]], words: list[int], word_starts: list[int],

@@ -6,6 +6,7 @@ ordinary path does; evaluate_files gives the same result with it and without.
 
 from __future__ import annotations
 
+from itertools import accumulate
 from pathlib import Path
 
 import pytest
@@ -278,3 +279,65 @@ def test_gold_token_lines_are_the_token_text_of_each_sentence(tmp_path):
     assert gold.token_lines(0) is not None and gold.token_lines(2) is None
     gold.release(0)
     assert gold.token_lines(0) is None
+
+
+def _random_heads(rng, n: int) -> list[str]:
+    """A sentence's HEAD cells: mostly a tree, else one of the ways a HEAD
+    column goes wrong (a cycle, no or two roots, out of range, negative,
+    past int64, not a number, int()'s odd spellings)."""
+    heads = [str(rng.randrange(0, w)) if w > 1 else "0" for w in range(1, n + 1)]  # a tree: each word heads to an earlier one
+    kind = rng.randrange(10)
+    k = rng.randrange(n)
+    if kind == 1:
+        heads[k] = str(rng.randrange(1, n + 1))            # perhaps a cycle, perhaps itself
+    elif kind == 2:
+        heads[k] = rng.choice(["0", str(n + 1), "-1", str(1 << 63), str(1 << 41), "x", "", "+1", " 1", "1_0", "٣"])
+    elif kind == 3:
+        heads = [str(rng.randrange(0, n + 2)) for _ in range(n)]  # anything
+    return heads
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_word_by_word_tree_check_gives_the_numpy_verdicts(seed):
+    """Small inputs are checked without numpy (`_values_ok_python`: its
+    import costs more than a 10-sentence evaluate); both checks give the
+    same verdicts and HEAD numbers for every batch."""
+    import random
+
+    from annoscore.scorer.conllu import bulk
+
+    rng = random.Random(seed)
+    seen = set()
+    for _ in range(50):
+        words = [rng.randrange(1, 12) for _ in range(rng.randrange(1, 10))]
+        word_starts = list(accumulate(words, initial=0))
+        head_column = [h for n in words for h in _random_heads(rng, n)]
+        extents = None if rng.random() < 0.5 else \
+            [rng.choice([0, 1, 2, n, n + 1, -1]) for n in words for _ in range(n)]
+        verdicts = []
+        for check in (bulk._values_ok_python, bulk._values_ok_numpy):
+            columns = [[] for _ in range(10)]
+            columns[6] = list(head_column)
+            verdicts.append((check(columns, words, word_starts, extents), columns[6]))
+        assert verdicts[0] == verdicts[1], (words, head_column, extents)
+        seen.update(verdicts[0][0])
+    assert seen == {True, False}  # both verdicts were given
+
+
+def test_small_inputs_are_checked_without_numpy_and_large_ones_with_it(monkeypatch):
+    from annoscore.scorer.conllu import bulk
+
+    used = []
+    monkeypatch.setattr(bulk, "_values_ok_python", lambda *a: used.append("python") or [True])
+    monkeypatch.setattr(bulk, "_values_ok_numpy", lambda *a: used.append("numpy") or [True])
+    monkeypatch.setattr(bulk.lane, "_plain", None)
+    monkeypatch.delitem(__import__("sys").modules, "numpy")
+    monkeypatch.setattr(bulk, "_python_words", 0)
+    columns = [[] for _ in range(10)]
+    columns[6], columns[8] = ["0"] * 15_000, ["_"] * 15_000
+    bulk._values_ok(columns, [15_000], [0, 15_000])
+    columns[6] = ["0"] * 15_000
+    bulk._values_ok(columns, [15_000], [0, 15_000])  # 15,000 words seen: still under 20,000
+    columns[6] = ["0"] * 15_000
+    bulk._values_ok(columns, [15_000], [0, 15_000])  # 30,000: numpy from now on
+    assert used == ["python", "python", "numpy"]

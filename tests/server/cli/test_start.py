@@ -71,13 +71,19 @@ def test_version_names_the_lane():
     assert "plain lane: python (ANNOSCORE_NO_EXTENSION is set)" in forced
 
 
-def test_small_evaluate_and_check_need_no_numpy(tmp_path):
+# Both plain lanes: the compiled one when it is built, and the Python one
+# (what an install without a C compiler runs).
+LANES = pytest.mark.parametrize("lane_env", [{}, {"ANNOSCORE_NO_EXTENSION": "1"}], ids=["built", "python"])
+
+
+@LANES
+def test_small_evaluate_and_check_need_no_numpy(tmp_path, lane_env):
     system, gold = make_pair(tmp_path, 4, n=10)
-    modules, out = imported("evaluate", str(system), str(gold), "--jobs", "1")
+    modules, out = imported("evaluate", str(system), str(gold), "--jobs", "1", env=lane_env)
     assert "LAS" in out
     assert "numpy" not in modules
     assert not any(m.startswith("annoscore.scorer.validation") for m in modules)
-    modules, out = imported("check", str(gold))
+    modules, out = imported("check", str(gold), env=lane_env)
     assert out.split("\n")[-2] in ("status 0", "status 1")  # it ran: no problems, or some
     assert "numpy" not in modules
 
@@ -96,10 +102,11 @@ NOT_FOR_A_SMALL_EVALUATE = [
 ]
 
 
+@LANES
 @pytest.mark.parametrize("json_output", [False, True])
-def test_a_small_evaluate_imports_nothing_it_does_not_use(tmp_path, json_output):
+def test_a_small_evaluate_imports_nothing_it_does_not_use(tmp_path, json_output, lane_env):
     system, gold = make_pair(tmp_path, 4, n=10)
-    modules, out = imported("evaluate", str(system), str(gold), *(["--json"] if json_output else []))
+    modules, out = imported("evaluate", str(system), str(gold), *(["--json"] if json_output else []), env=lane_env)
     assert out.split("\n")[-2] == "status 0" and "LAS" in out
     assert [m for m in NOT_FOR_A_SMALL_EVALUATE if m in modules] == []
     assert not any(m.startswith("annoscore.scorer.validation") for m in modules)
