@@ -41,6 +41,7 @@ from operator import and_, contains
 from typing import TYPE_CHECKING, Sequence
 
 from . import lane
+from .checks import acyclic
 from .counts import Counts
 from .columns import DEPS_EXTENTS, id_strings, plain_multiword_rows
 from .parse import read_comments
@@ -204,27 +205,10 @@ def _values_ok_python(columns: list[list[str]], words: list[int], word_starts: l
             heads += [0] * n
             continue
         heads += part
-        fine.append(part.count(0) == 1 and all(0 <= h <= n for h in part) and _reaches_root(part)
+        fine.append(part.count(0) == 1 and all(0 <= h <= n for h in part) and acyclic(part)
                     and (extents is None or all(0 <= e <= n for e in extents[a:a + n])))
     columns[_HEAD] = heads  # type: ignore[call-overload]
     return fine
-
-
-def _reaches_root(heads: list[int]) -> bool:
-    """Every word of a sentence with HEADs in 0..n and one root reaches it."""
-    state = [0] * (len(heads) + 1)  # per word (1-based): 0 unseen, 1 on the path walked, 2 reaches the root
-    state[0] = 2
-    for start in range(1, len(heads) + 1):
-        path, w = [], start
-        while state[w] == 0:
-            state[w] = 1
-            path.append(w)
-            w = heads[w - 1]
-        if state[w] == 1:
-            return False  # back on the path: a cycle
-        for v in path:
-            state[v] = 2
-    return True
 
 
 def _values_ok_numpy(columns: list[list[str]], words: list[int], word_starts: list[int],

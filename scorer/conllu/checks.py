@@ -34,7 +34,7 @@ def tree_problems(sentence: Sentence) -> list[Problem]:
     n = len(heads)
     if not n:
         return []
-    if None not in heads and max(heads) <= n and heads.count(0) == 1 and _acyclic(heads):
+    if None not in heads and max(heads) <= n and heads.count(0) == 1 and acyclic(heads):
         return []  # the common case, decided without a Python loop over words
     problems: list[Problem] = []
     lines = sentence.lines
@@ -136,8 +136,8 @@ def cycle_marks(problem: Problem) -> list[Problem]:
     return out
 
 
-def _acyclic(heads: list[int]) -> bool:
-    """Whether following HEADs from every word reaches 0, by pointer doubling:
+def acyclic(heads: list[int]) -> bool:
+    """Whether following HEADs (each in 0..n) from every word reaches 0, by pointer doubling:
     after k rounds each entry is the 2^k-th ancestor, so a tree of depth d is
     done in log2(d) rounds of C-level ``map``."""
     parent = [0]

@@ -6,6 +6,7 @@ ordinary path does; evaluate_files gives the same result with it and without.
 
 from __future__ import annotations
 
+import sys
 from itertools import accumulate
 from pathlib import Path
 
@@ -285,7 +286,8 @@ def _random_heads(rng, n: int) -> list[str]:
     """A sentence's HEAD cells: mostly a tree, else one of the ways a HEAD
     column goes wrong (a cycle, no or two roots, out of range, negative,
     past int64, not a number, int()'s odd spellings)."""
-    heads = [str(rng.randrange(0, w)) if w > 1 else "0" for w in range(1, n + 1)]  # a tree: each word heads to an earlier one
+    # Each word heads to an earlier one or to 0: no cycle, one root or several.
+    heads = [str(rng.randrange(0, w)) if w > 1 else "0" for w in range(1, n + 1)]
     kind = rng.randrange(10)
     k = rng.randrange(n)
     if kind == 1:
@@ -331,7 +333,7 @@ def test_small_inputs_are_checked_without_numpy_and_large_ones_with_it(monkeypat
     monkeypatch.setattr(bulk, "_values_ok_python", lambda *a: used.append("python") or [True])
     monkeypatch.setattr(bulk, "_values_ok_numpy", lambda *a: used.append("numpy") or [True])
     monkeypatch.setattr(bulk.lane, "_plain", None)
-    monkeypatch.delitem(__import__("sys").modules, "numpy")
+    monkeypatch.delitem(sys.modules, "numpy", raising=False)
     monkeypatch.setattr(bulk, "_python_words", 0)
     columns = [[] for _ in range(10)]
     columns[6], columns[8] = ["0"] * 15_000, ["_"] * 15_000
